@@ -1,0 +1,77 @@
+"""The estimator contract every class in :mod:`mlcourse` follows (scikit-learn's).
+
+* ``__init__`` only stores hyperparameters, under their own names;
+* ``fit`` validates its input, discards any previous fit, stores learned state in attributes
+  ending in ``_`` and returns ``self``;
+* predictions come from ``predict``, ``predict_proba`` and ``transform``; calling them before
+  ``fit`` raises :class:`~mlcourse._validation.NotFittedError` (a ``ValueError``).
+
+``get_params``/``set_params`` make the estimators usable with scikit-learn's ``clone`` and
+model-selection tools.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from ._validation import check_is_fitted
+
+__all__ = ["BaseEstimator", "ClassifierMixin"]
+
+
+class BaseEstimator:
+    """Hyperparameter bookkeeping from the ``__init__`` signature."""
+
+    @classmethod
+    def _param_names(cls):
+        sig = inspect.signature(cls.__init__)
+        return sorted(p.name for p in sig.parameters.values()
+                      if p.name != "self" and p.kind is not p.VAR_KEYWORD)
+
+    def get_params(self, deep: bool = True) -> dict:
+        """Hyperparameters as a dict (``deep`` is accepted for scikit-learn compatibility)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        """Set hyperparameters; unknown names raise ``ValueError``. Returns ``self``."""
+        valid = set(self._param_names())
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"Invalid parameter {name!r} for {type(self).__name__}; "
+                                 f"valid parameters are {sorted(valid)}.")
+            setattr(self, name, value)
+        return self
+
+    def _reset(self) -> None:
+        """Forget learned state (attributes ending in ``_``), so a refit starts fresh."""
+        for key in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, key)
+
+    def _check_fitted(self, attributes=None) -> None:
+        check_is_fitted(self, attributes)
+
+    def __repr__(self) -> str:
+        sig = inspect.signature(type(self).__init__)
+        changed = []
+        for name in self._param_names():
+            default = sig.parameters[name].default
+            value = getattr(self, name)
+            same = value is default or (not isinstance(value, np.ndarray) and value == default)
+            if not same:
+                changed.append(f"{name}={value!r}")
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+
+class ClassifierMixin:
+    """``predict`` as the most probable class of ``predict_proba``, and accuracy ``score``."""
+
+    def predict(self, X) -> np.ndarray:
+        """Most probable class for each row of `X`, as a label from ``classes_``."""
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def score(self, X, y) -> float:
+        """Fraction of samples whose predicted label equals `y`."""
+        return float(np.mean(self.predict(X) == np.asarray(y)))
