@@ -1,0 +1,124 @@
+"""Kernel functions shared by the RBF-network, RVM and Gaussian-process chapters.
+
+Every kernel is a callable ``k(X, Y)`` that maps arrays of shape (n, d) and (m, d) to the
+Gram matrix of shape (n, m). 1-D inputs of shape (n,) are read as n points in one dimension.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_array, check_scalar
+
+__all__ = ["sq_dist", "rbf", "linear_spline", "SquaredExponential"]
+
+
+def _as_points(X, name: str) -> np.ndarray:
+    X = np.asarray(X)
+    if X.ndim == 1:
+        X = X[:, None]
+    return check_array(X, name)
+
+
+def _pair(X, Y):
+    X = _as_points(X, "X")
+    Y = X if Y is None else _as_points(Y, "Y")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(f"X and Y must have the same number of features; got {X.shape[1]} "
+                         f"and {Y.shape[1]}.")
+    return X, Y
+
+
+def sq_dist(X, Y=None, scale=None) -> np.ndarray:
+    """Pairwise squared Euclidean distances ‖x_i − y_j‖², shape (n, m).
+
+    Uses ‖x‖² + ‖y‖² − 2xᵀy (one matrix product) and clips the tiny negative values that
+    cancellation produces to 0. With `scale` (a scalar or one value per feature), the inputs are
+    divided by it first, giving Σ_d (x_d − y_d)²/scale_d².
+    """
+    X, Y = _pair(X, Y)
+    if scale is not None:
+        X, Y = X / scale, Y / scale
+    xx = np.einsum("ij,ij->i", X, X)
+    yy = xx if Y is X else np.einsum("ij,ij->i", Y, Y)
+    d2 = xx[:, None] + yy[None, :] - 2.0 * (X @ Y.T)
+    np.maximum(d2, 0.0, out=d2)
+    if Y is X:
+        np.fill_diagonal(d2, 0.0)
+    return d2
+
+
+def rbf(X, Y=None, gamma: float = 1.0) -> np.ndarray:
+    """Gaussian (RBF) kernel k(x, x′) = exp(−γ‖x − x′‖²), as ``sklearn.metrics.pairwise.rbf_kernel``.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, d) or (n,)
+    Y : array_like of shape (m, d) or (m,), optional
+        Defaults to `X`.
+    gamma : float > 0
+        Inverse squared width; γ = 1/r² in Tipping (2001) and 1/(2ℓ²) for a length scale ℓ.
+    """
+    check_scalar(gamma, "gamma", low=0, low_inclusive=False)
+    return np.exp(-gamma * sq_dist(X, Y))
+
+
+def linear_spline(X, Y=None) -> np.ndarray:
+    """Univariate linear-spline kernel, Tipping (2001) eq. (29).
+
+    k(x, x′) = 1 + x x′ + x x′ min(x, x′) − (x + x′)/2 · min(x, x′)² + min(x, x′)³/3,
+
+    the covariance of a linear spline with infinitely many knots. Defined for 1-D inputs only.
+    """
+    X, Y = _pair(X, Y)
+    if X.shape[1] != 1:
+        raise ValueError(f"linear_spline is defined for 1-D inputs; got {X.shape[1]} features.")
+    x, y = X[:, 0][:, None], Y[:, 0][None, :]
+    m = np.minimum(x, y)
+    xy = x * y
+    return 1.0 + xy + xy * m - 0.5 * (x + y) * m**2 + m**3 / 3.0
+
+
+class SquaredExponential:
+    """Squared-exponential kernel k(x, x′) = variance · exp(−½ Σ_d (x_d − x′_d)²/ℓ_d²).
+
+    GPML eq. (2.16) / Bishop (6.63). With a vector `length_scale` (one ℓ_d per input) this is
+    the ARD kernel: a large ℓ_d means input d barely changes the function, i.e. is irrelevant.
+
+    Parameters
+    ----------
+    length_scale : float or array_like of shape (d,)
+        ℓ > 0; a scalar is shared by all inputs.
+    variance : float
+        Signal variance σ_f² > 0 (the prior variance of f(x)).
+    """
+
+    def __init__(self, length_scale=1.0, variance: float = 1.0):
+        self.length_scale = length_scale
+        self.variance = variance
+
+    def _validated(self):
+        ell = np.asarray(self.length_scale, dtype=float)
+        if ell.ndim > 1 or ell.size == 0:
+            raise ValueError(f"length_scale must be a positive scalar or a 1-D array; got "
+                             f"shape {ell.shape}.")
+        if not np.all(np.isfinite(ell)) or np.any(ell <= 0):
+            raise ValueError(f"length_scale must be positive and finite; got {self.length_scale!r}.")
+        check_scalar(self.variance, "variance", low=0, low_inclusive=False)
+        return ell
+
+    def __call__(self, X, Y=None) -> np.ndarray:
+        ell = self._validated()
+        X, Y = _pair(X, Y)
+        if ell.ndim == 1 and ell.size not in (1, X.shape[1]):
+            raise ValueError(f"length_scale has {ell.size} entries but the inputs have "
+                             f"{X.shape[1]} features.")
+        return self.variance * np.exp(-0.5 * sq_dist(X, Y, scale=ell))
+
+    def diag(self, X) -> np.ndarray:
+        """k(x_i, x_i) for each row, without forming the Gram matrix."""
+        self._validated()
+        return np.full(_as_points(X, "X").shape[0], float(self.variance))
+
+    def __repr__(self) -> str:
+        return f"SquaredExponential(length_scale={self.length_scale!r}, variance={self.variance!r})"

@@ -1,0 +1,127 @@
+"""Plot helpers shared by the chapters (matplotlib only).
+
+Each helper draws on an ``ax`` it is given (or a new one) and returns it, so notebook cells stay
+one or two lines long and a widget can redraw the same picture for a new slider value.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from . import metrics
+from ._validation import check_array
+
+__all__ = ["grid_2d", "plot_probability_2d", "plot_roc", "plot_confusion",
+           "plot_operating_point"]
+
+POS_COLOR, NEG_COLOR = "tab:red", "tab:blue"
+
+
+def _ax(ax):
+    return plt.subplots()[1] if ax is None else ax
+
+
+def grid_2d(X, n: int = 200, margin: float = 0.1):
+    """A regular grid covering 2-D data.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, 2)
+    n : int
+        Grid points per axis.
+    margin : float
+        Padding as a fraction of each axis' range.
+
+    Returns
+    -------
+    xx, yy : ndarray of shape (n, n)
+        Meshgrid coordinates, for ``contour(xx, yy, values.reshape(xx.shape))``.
+    points : ndarray of shape (n * n, 2)
+        The grid as rows, to pass to ``predict_proba``.
+    """
+    X = check_array(X, "X")
+    if X.shape[1] != 2:
+        raise ValueError(f"X must have 2 columns for a 2-D grid; got shape {X.shape}.")
+    lo, hi = X.min(axis=0), X.max(axis=0)
+    pad = margin * np.where(hi > lo, hi - lo, 1.0)
+    xx, yy = np.meshgrid(np.linspace(lo[0] - pad[0], hi[0] + pad[0], n),
+                         np.linspace(lo[1] - pad[1], hi[1] + pad[1], n))
+    return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
+
+
+def plot_probability_2d(proba_fn, X, y, ax=None, levels=(0.1, 0.3, 0.5, 0.7, 0.9), n=150,
+                        title=None):
+    """Contours of P(class 1 | x) over 2-D data, with the 0.5 boundary drawn bold.
+
+    Parameters
+    ----------
+    proba_fn : callable
+        Maps an array of shape (m, 2) to probabilities of class 1, shape (m,).
+    X : array_like of shape (n_samples, 2)
+    y : array_like of shape (n_samples,)
+        0/1 labels, used for the colours of the points.
+    """
+    ax = _ax(ax)
+    xx, yy, pts = grid_2d(X, n=n)
+    p = np.asarray(proba_fn(pts)).reshape(xx.shape)
+    cs = ax.contourf(xx, yy, p, levels=np.linspace(0, 1, 11), cmap="RdBu_r", alpha=0.35)
+    ax.contour(xx, yy, p, levels=[lv for lv in levels if lv != 0.5], colors="k",
+               linewidths=0.6, alpha=0.6)
+    ax.contour(xx, yy, p, levels=[0.5], colors="k", linewidths=2)
+    y = np.asarray(y)
+    ax.scatter(*np.asarray(X)[y == 1].T, s=14, c=POS_COLOR, edgecolor="k", linewidth=0.3)
+    ax.scatter(*np.asarray(X)[y == 0].T, s=14, c=NEG_COLOR, edgecolor="k", linewidth=0.3)
+    if title:
+        ax.set_title(title)
+    ax.figure.colorbar(cs, ax=ax, label="P(class 1 | x)")
+    return ax
+
+
+def plot_roc(fpr, tpr, ax=None, label=None, **kwargs):
+    """Draw an ROC curve (FPR on x, TPR on y) with the chance diagonal."""
+    ax = _ax(ax)
+    ax.plot(fpr, tpr, label=label, **kwargs)
+    ax.plot([0, 1], [0, 1], ls=":", c="grey", lw=1)
+    ax.set(xlabel="false-positive rate", ylabel="true-positive rate", xlim=(-0.02, 1.02),
+           ylim=(-0.02, 1.02), aspect="equal")
+    if label:
+        ax.legend(loc="lower right")
+    return ax
+
+
+def plot_confusion(confusion, ax=None, title=None):
+    """Draw a 2×2 confusion matrix in the lecture's layout (rows predicted, columns actual)."""
+    ax = _ax(ax)
+    c = np.asarray(confusion)
+    ax.imshow(np.array([[1, 0], [0, 1]]), cmap="Greens", vmin=-1, vmax=3)
+    names = [["TP", "FP"], ["FN", "TN"]]
+    for i in range(2):
+        for j in range(2):
+            ax.text(j, i, f"{names[i][j]}\n{c[i, j]}", ha="center", va="center", fontsize=12)
+    ax.set_xticks([0, 1], ["actual +", "actual −"])
+    ax.set_yticks([0, 1], ["predicted +", "predicted −"])
+    ax.tick_params(length=0)
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def plot_operating_point(y_true, y_score, threshold: float, axes=None):
+    """ROC curve with the operating point "predict + if score ≥ threshold", and its confusion matrix.
+
+    Returns
+    -------
+    axes : pair of Axes
+    """
+    if axes is None:
+        _, axes = plt.subplots(1, 2, figsize=(9, 4), width_ratios=[1.2, 1])
+    fpr, tpr, _ = metrics.roc_curve(y_true, y_score)
+    y_pred = np.asarray(y_score) >= threshold
+    cm = metrics.confusion_matrix(y_true, y_pred)
+    (tp, fp), (fn, tn) = cm
+    plot_roc(fpr, tpr, ax=axes[0])
+    axes[0].plot(fp / (fp + tn), tp / (tp + fn), "o", ms=10, c=POS_COLOR)
+    axes[0].set_title(f"threshold {threshold:.2f}")
+    plot_confusion(cm, ax=axes[1], title=f"accuracy {metrics.accuracy(y_true, y_pred):.3f}")
+    return axes
