@@ -1,0 +1,174 @@
+"""mlcourse.metrics against scikit-learn, on random inputs with many ties, and on bad input."""
+
+import numpy as np
+import pytest
+import sklearn.metrics as skm
+
+from mlcourse import metrics
+
+# --- agreement with scikit-learn --------------------------------------------------------------
+
+
+def random_labels(rng, n):
+    p = rng.uniform(0.05, 0.95)
+    return (rng.random(n) < p).astype(int)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_confusion_matrix_is_sklearn_transposed_and_reversed(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    t, p = random_labels(rng, n), random_labels(rng, n)
+    sk = skm.confusion_matrix(t, p, labels=[0, 1])
+    np.testing.assert_array_equal(metrics.confusion_matrix(t, p), sk.T[::-1, ::-1])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_ratio_metrics_match_sklearn(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    t, p = random_labels(rng, n), random_labels(rng, n)
+    assert metrics.accuracy(t, p) == pytest.approx(skm.accuracy_score(t, p), rel=1e-15)
+    kw = {"zero_division": 0}
+    assert metrics.precision(t, p, **kw) == pytest.approx(skm.precision_score(t, p, **kw), rel=1e-12)
+    assert metrics.recall(t, p, **kw) == pytest.approx(skm.recall_score(t, p, **kw), rel=1e-12)
+    assert metrics.f_measure(t, p, **kw) == pytest.approx(skm.f1_score(t, p, **kw), rel=1e-12)
+
+
+def test_booleans_are_accepted():
+    t = np.array([True, False, True, True])
+    p = np.array([True, True, False, True])
+    np.testing.assert_array_equal(metrics.confusion_matrix(t, p), [[2, 1], [1, 0]])
+
+
+def test_undefined_precision_warns_and_returns_zero():
+    with pytest.warns(metrics.UndefinedMetricWarning, match="precision"):
+        assert metrics.precision([1, 0, 1], [0, 0, 0]) == 0.0
+    assert metrics.precision([1, 0, 1], [0, 0, 0], zero_division=1) == 1.0
+    with pytest.raises(ValueError, match="zero_division"):
+        metrics.precision([1, 0, 1], [0, 0, 0], zero_division="nan")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_roc_curve_matches_sklearn_with_many_ties(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 500))
+    t = random_labels(rng, n)
+    t[:2] = [0, 1]  # both classes present
+    # few distinct values -> many ties; sometimes integer scores
+    s = rng.integers(0, int(rng.integers(1, 12)), n) * rng.choice([1.0, 0.1, -3.0])
+    fpr, tpr, th = metrics.roc_curve(t, s)
+    sk_fpr, sk_tpr, sk_th = skm.roc_curve(t, s, drop_intermediate=False)
+    np.testing.assert_allclose(fpr, sk_fpr, rtol=1e-12)
+    np.testing.assert_allclose(tpr, sk_tpr, rtol=1e-12)
+    np.testing.assert_array_equal(th, sk_th)
+    assert metrics.roc_auc(t, s) == pytest.approx(skm.roc_auc_score(t, s), rel=1e-12)
+
+
+def test_roc_curve_shape_contract():
+    s = np.array([0.3, 0.3, 0.9, 0.1, 0.9, 0.5])
+    t = np.array([0, 1, 1, 0, 0, 1])
+    fpr, tpr, th = metrics.roc_curve(t, s)
+    assert th[0] == np.inf and (fpr[0], tpr[0]) == (0, 0)
+    assert len(th) == len(np.unique(s)) + 1          # one point per distinct score
+    assert np.all(np.diff(th) < 0)                    # thresholds decreasing
+    assert (fpr[-1], tpr[-1]) == (1, 1)
+
+
+def test_auc_is_mann_whitney(rng):
+    t = random_labels(rng, 400)
+    s = np.round(rng.normal(size=400) + t, 1)
+    d = s[t == 1][:, None] - s[t == 0][None, :]
+    u = ((d > 0).sum() + 0.5 * (d == 0).sum()) / d.size
+    assert metrics.roc_auc(t, s) == pytest.approx(u, rel=1e-12)
+
+
+def test_lecture_roc_table_and_tie_breaking():
+    score = [0.95, 0.93, 0.87, 0.85, 0.85, 0.85, 0.76, 0.53, 0.43, 0.25]
+    label = [1, 1, 0, 0, 0, 1, 0, 1, 0, 1]
+    lecture = metrics.roc_table(label, score, ties="optimistic")
+    np.testing.assert_array_equal(lecture.tp[::-1], [5, 4, 4, 3, 3, 3, 3, 2, 2, 1, 0])
+    np.testing.assert_array_equal(lecture.fp[::-1], [5, 5, 4, 4, 3, 2, 1, 1, 0, 0, 0])
+    assert lecture.auc() == pytest.approx(0.60)
+    assert metrics.roc_auc(label, score) == pytest.approx(0.56)
+    assert metrics.roc_table(label, score, ties="pessimistic").auc() == pytest.approx(0.52)
+    assert "Threshold >=" in lecture.format()
+
+
+def test_cost_and_threshold():
+    cost = [[-1, 1], [100, 0]]
+    assert metrics.classification_cost([[150, 60], [40, 250]], cost) == 3910
+    assert metrics.classification_cost([[250, 5], [45, 200]], cost) == 4255
+    assert metrics.min_cost_threshold(cost) == pytest.approx(1 / 102)
+    assert metrics.min_cost_threshold([[0, 1], [1, 0]]) == pytest.approx(0.5)
+
+
+def test_min_cost_threshold_minimises_expected_cost(rng):
+    cost = np.array([[0.0, 2.0], [7.0, 1.0]])
+    p = rng.random(2000)
+    star = metrics.min_cost_threshold(cost)
+    pred_pos = p * cost[0, 0] + (1 - p) * cost[0, 1]
+    pred_neg = p * cost[1, 0] + (1 - p) * cost[1, 1]
+    np.testing.assert_array_equal(p >= star, pred_pos <= pred_neg)
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+GOOD_T, GOOD_S = [0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8]
+
+
+@pytest.mark.parametrize("func", [metrics.confusion_matrix, metrics.accuracy, metrics.precision,
+                                  metrics.recall, metrics.f_measure])
+@pytest.mark.parametrize("t, p, match", [
+    ([0, 1, 1], [0, 1], "Inconsistent numbers of samples: y_true has 3, y_pred has 2"),
+    ([], [], "y_true is empty"),
+    ([0, 1, 2], [0, 1, 1], r"y_true must hold 0/1 or boolean labels.*\[2\]"),
+    ([0, 1, 1], ["a", "b", "a"], "y_pred must hold 0/1 or boolean labels"),
+    ([0, np.nan, 1], [0, 1, 1], "y_true contains NaN"),
+    ([[0, 1], [1, 0]], [[0, 1], [1, 0]], "y_true must be a 1-D array"),
+])
+def test_label_metrics_reject_bad_input(func, t, p, match):
+    with pytest.raises(ValueError, match=match):
+        func(t, p)
+
+
+@pytest.mark.parametrize("func", [metrics.roc_curve, metrics.roc_auc, metrics.roc_table])
+@pytest.mark.parametrize("t, s, match", [
+    (GOOD_T[:3], GOOD_S, "y_true has 3, y_score has 4"),
+    ([], [], "y_true is empty"),
+    (GOOD_T, [0.1, np.nan, 0.3, 0.2], "y_score contains NaN"),
+    (GOOD_T, [0.1, np.inf, 0.3, 0.2], "y_score contains infinite"),
+    ([0, 1, 2, 1], GOOD_S, "y_true must hold 0/1"),
+    ([1, 1, 1, 1], GOOD_S, r"y_true contains only positive \(1\) labels"),
+    ([0, 0, 0, 0], GOOD_S, r"y_true contains only negative \(0\) labels"),
+    (GOOD_T, [[0.1, 0.2]] * 4, r"y_score must be a 1-D array"),
+])
+def test_score_metrics_reject_bad_input(func, t, s, match):
+    with pytest.raises(ValueError, match=match):
+        func(t, s)
+
+
+def test_roc_table_rejects_unknown_tie_rule():
+    with pytest.raises(ValueError, match="Unknown ties 'random'"):
+        metrics.roc_table(GOOD_T, GOOD_S, ties="random")
+
+
+@pytest.mark.parametrize("confusion, cost, match", [
+    ([[1, 2, 3], [4, 5, 6]], [[0, 1], [1, 0]], r"confusion must have shape \(2, 2\)"),
+    ([[1, 2], [3, 4]], [[0, 1, 2]], r"cost_matrix must have shape \(2, 2\)"),
+    ([[1, 2], [3, 4]], [0, 1, 1, 0], "cost_matrix must be a 2-D array"),
+    ([[1, -2], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative counts"),
+    ([[1, 2], [3, np.nan]], [[0, 1], [1, 0]], "confusion contains NaN"),
+])
+def test_classification_cost_rejects_bad_input(confusion, cost, match):
+    with pytest.raises(ValueError, match=match):
+        metrics.classification_cost(confusion, cost)
+
+
+@pytest.mark.parametrize("cost, match", [
+    ([[0, 1, 1]], r"shape \(2, 2\)"),
+    ([[0, 0], [1, 0]], "each error cost more"),
+])
+def test_min_cost_threshold_rejects_bad_cost(cost, match):
+    with pytest.raises(ValueError, match=match):
+        metrics.min_cost_threshold(cost)
