@@ -1,0 +1,89 @@
+"""A tiny benchmark harness: mlcourse and a baseline on the same inputs, in one process.
+
+A benchmark module ``benchmarks/bench_<topic>.py`` defines ``CASES``, a list of :class:`Case`.
+The runner (``benchmarks/run.py``) builds each case's inputs once, checks that mlcourse and the
+baseline compute the same thing, times both alternately, and reports medians and their ratio
+against the case's goal.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass
+class Case:
+    """One row of the benchmark table.
+
+    Parameters
+    ----------
+    name : str
+        Row label.
+    setup : callable(quick: bool) -> dict
+        Builds the inputs (seeded). ``quick=True`` must give a small version, used by the tests.
+    ours, theirs : callable(inputs: dict) -> result
+        The mlcourse computation and the baseline computation.
+    same : callable(ours_result, theirs_result) -> bool
+        True when both computed the same thing (within a stated tolerance).
+    goal : float
+        Target ratio ours/theirs (lower is faster); e.g. 0.6 means "at most 0.6x".
+    baseline : str
+        What ``theirs`` is (scikit-learn by default, or another mlcourse route).
+    """
+
+    name: str
+    setup: Callable[[bool], dict]
+    ours: Callable[[dict], Any]
+    theirs: Callable[[dict], Any]
+    same: Callable[[Any, Any], bool]
+    goal: float
+    baseline: str = "scikit-learn"
+
+
+@dataclass
+class Result:
+    case: Case
+    ours_s: float
+    theirs_s: float
+
+    @property
+    def ratio(self) -> float:
+        return self.ours_s / self.theirs_s
+
+    @property
+    def met(self) -> bool:
+        return self.ratio <= self.case.goal
+
+
+def _median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
+
+
+def run_case(case: Case, repeat: int = 7, quick: bool = False) -> Result:
+    inputs = case.setup(quick)
+    a, b = case.ours(inputs), case.theirs(inputs)   # warm-up, and the correctness check
+    if not case.same(a, b):
+        raise AssertionError(f"{case.name}: mlcourse and {case.baseline} disagree")
+    ours, theirs = [], []
+    for _ in range(repeat):                          # alternate, so drift hits both equally
+        t0 = time.perf_counter()
+        case.ours(inputs)
+        ours.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        case.theirs(inputs)
+        theirs.append(time.perf_counter() - t0)
+    return Result(case, _median(ours), _median(theirs))
+
+
+def format_table(results) -> str:
+    head = f"{'case':<52} {'mlcourse':>10} {'baseline':>10} {'ratio':>7} {'goal':>6}  baseline"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        flag = "ok" if r.met else "MISSED"
+        lines.append(f"{r.case.name:<52} {r.ours_s * 1e3:>8.2f}ms {r.theirs_s * 1e3:>8.2f}ms "
+                     f"{r.ratio:>6.2f}x {r.case.goal:>5.2f}x  {r.case.baseline} [{flag}]")
+    return "\n".join(lines)

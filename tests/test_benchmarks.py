@@ -1,0 +1,22 @@
+"""Every benchmark case runs, and mlcourse and its baseline compute the same thing (small inputs).
+
+Timings are not tested here: speed is measured by `python benchmarks/run.py`.
+"""
+
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
+sys.path.insert(0, str(BENCH))
+import run  # noqa: E402
+from harness import run_case  # noqa: E402
+
+CASES = run.all_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_benchmark_case_agrees_with_baseline(case):
+    result = run_case(case, repeat=1, quick=True)
+    assert result.ours_s > 0 and result.theirs_s > 0
