@@ -1,0 +1,105 @@
+"""The book's structure: the table of contents, the notebooks and the configuration agree."""
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "book" / "_ext"))
+import notebook_macros  # noqa: E402
+
+
+def toc_files():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    files = [toc["root"]]
+    for part in toc.get("parts", []):
+        files += [ch["file"] for ch in part["chapters"]]
+        files += [s["file"] for ch in part["chapters"] for s in ch.get("sections", [])]
+    return files
+
+
+def resolve(entry):
+    for ext in (".ipynb", ".md"):
+        if (ROOT / (entry + ext)).exists():
+            return ROOT / (entry + ext)
+    raise AssertionError(f"_toc.yml lists {entry!r} but neither {entry}.ipynb nor {entry}.md exists")
+
+
+NOTEBOOKS = sorted(p for p in (ROOT / "book").glob("*.ipynb"))
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+
+
+def test_toc_and_book_folder_agree():
+    listed = {resolve(e) for e in toc_files()}
+    pages = set((ROOT / "book").glob("*.ipynb")) | set((ROOT / "book").glob("*.md"))
+    assert pages - listed == set(), f"pages not in _toc.yml: {sorted(p.name for p in pages - listed)}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_is_committed_executed_top_to_bottom(path):
+    nb = json.loads(path.read_text())
+    counts = [c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code"]
+    assert counts, f"{path.name} has no code cells"
+    assert counts == list(range(1, len(counts) + 1)), (
+        f"{path.name}: execution counts {counts} — run it with 'Restart Kernel and Run All' and save")
+    assert nb["metadata"]["kernelspec"]["name"] == "python3"
+    errors = [o for c in nb["cells"] for o in c.get("outputs", []) if o["output_type"] == "error"]
+    assert not errors, f"{path.name} was saved with an error output"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_defines_the_shared_macros(path):
+    nb = json.loads(path.read_text())
+    assert notebook_macros.has_current_macros(nb), (
+        f"{path.name}: first cell must define the _config.yml macros; run "
+        f"python book/_ext/notebook_macros.py {path.relative_to(ROOT)}")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_chapter_skeleton(path):
+    nb = json.loads(path.read_text())
+    text = "\n".join("".join(c["source"]) for c in nb["cells"])
+    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    first = next(c for c in nb["cells"][1:] if c["cell_type"] == "markdown")
+    assert "".join(first["source"]).startswith("# "), f"{path.name}: must open with a '# Title' cell"
+    for heading in ("## Summary", "## Exercises"):
+        assert heading in md, f"{path.name}: missing '{heading}' section"
+    assert "{exercise}" in md and "{solution" in md, f"{path.name}: needs exercises with solutions"
+    assert ":class: dropdown" in md, f"{path.name}: solutions should be dropdowns"
+    assert "check_close" in text or "check_equal" in text or "assert " in text, \
+        f"{path.name}: has no check cell"
+
+
+def test_config_launch_download_and_offline_math():
+    repo = CONFIG["repository"]
+    assert repo["branch"] == "main" and repo["url"].startswith("https://github.com/")
+    buttons = CONFIG["launch_buttons"]
+    assert buttons["binderhub_url"] and buttons["jupyterhub_url"] and buttons["thebe"]
+    sphinx = CONFIG["sphinx"]
+    assert sphinx["local_extensions"]["offline_mathjax"] == "book/_ext"
+    assert sphinx["config"]["nb_execution_raise_on_error"] is True
+    assert sphinx["config"]["nb_ipywidgets_js"] == {}
+    assert sphinx["config"]["html_theme_options"]["use_download_button"] is True
+    assert CONFIG["execute"]["execute_notebooks"] == "force"
+    for bib in CONFIG["bibtex_bibfiles"]:
+        assert (ROOT / bib).exists()
+    assert not (ROOT / "_static").exists(), "no _static/: Jupyter Book injects its .js into every page"
+
+
+def test_offline_mathjax_files_are_installed():
+    import offline_mathjax
+    assert (offline_mathjax.mathjax_dir() / "tex-chtml.js").exists()
+    assert (offline_mathjax.mathjax_dir() / "output/chtml/fonts/woff-v2").is_dir()
+
+
+def test_requirements_install_the_package_and_the_book():
+    req = (ROOT / "requirements.txt").read_text().splitlines()
+    lines = [r.split("#")[0].strip() for r in req if r.split("#")[0].strip()]
+    assert "-e ." in lines
+    assert "jupyter-book>=1.0.4,<2" in lines
+    for pkg in ("numpy", "scipy", "matplotlib", "ipywidgets", "nbval", "pytest", "scikit-learn",
+                "sphinx-exercise", "sphinx-mathjax-offline"):
+        assert any(line.startswith(pkg + "==") for line in lines), f"{pkg} not pinned"
