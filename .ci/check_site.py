@@ -1,0 +1,131 @@
+"""Check the built site works offline: math typeset by the local MathJax, figures present.
+
+    python .ci/check_site.py [_build/html]
+
+1. Static scan of every page: no script, stylesheet or image is loaded from another host, and
+   every local one exists in the site.
+2. Serve the site on 127.0.0.1 and open each chapter page in headless Chromium with every other
+   host unresolvable (no network). After MathJax has run, every math element of the page must
+   contain typeset output (``mjx-container``), with no MathJax error and no undefined macro;
+   every notebook page must show its figures.
+
+Exit status 1 on any failure, with one line per problem.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+MATH_OPEN = re.compile(r'<(span|div) class="math notranslate nohighlight">')
+RESOURCE = re.compile(r'<(script|img|link)\b[^>]*?\b(src|href)="([^"]+)"[^>]*>')
+CHROMIUM_FLAGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-extensions", "--virtual-time-budget=30000",
+    # no network: every host name except the local server fails to resolve
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def static_problems(site: Path) -> list[str]:
+    problems = []
+    for page in sorted(site.rglob("*.html")):
+        if page.relative_to(site).parts[0] in ("_static", "_sources", "mathjax"):
+            continue  # theme templates and downloads, not pages
+        html = page.read_text(encoding="utf-8")
+        for tag, _, url in RESOURCE.findall(html):
+            full = RESOURCE.search(html[html.find(url) - 300:html.find(url) + 300])
+            if tag == "link" and full and "stylesheet" not in full.group(0):
+                continue  # <link rel="next"> etc. are navigation, not resources
+            parsed = urlparse(url)
+            if parsed.scheme in ("http", "https") or url.startswith("//"):
+                problems.append(f"{page.relative_to(site)}: loads {tag} from the network: {url}")
+            elif not parsed.scheme and parsed.path:
+                target = (page.parent / parsed.path).resolve()
+                if not target.exists():
+                    problems.append(f"{page.relative_to(site)}: missing local {tag}: {url}")
+    return problems
+
+
+def find_chromium() -> str:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        if path := shutil.which(name):
+            return path
+    raise SystemExit("check_site: Chromium not found (Debian: apt-get install chromium)")
+
+
+def rendered_dom(chromium: str, url: str) -> str:
+    with tempfile.TemporaryDirectory() as profile:
+        out = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+                              "--dump-dom", url], capture_output=True, text=True, timeout=120)
+    if out.returncode != 0 or "<html" not in out.stdout:
+        raise RuntimeError(f"Chromium failed on {url}: {out.stderr[-500:]}")
+    return out.stdout
+
+
+def page_problems(name: str, source_html: str, dom: str, is_notebook: bool) -> list[str]:
+    problems = []
+    n_math = len(MATH_OPEN.findall(source_html))
+    typeset = 0
+    for m in MATH_OPEN.finditer(dom):
+        if dom[m.end():m.end() + 200].lstrip().startswith("<mjx-container"):
+            typeset += 1
+    if typeset != n_math:
+        problems.append(f"{name}: {typeset} of {n_math} math elements typeset by MathJax")
+    if "<mjx-merror" in dom:
+        errors = re.findall(r'<mjx-merror[^>]*data-mjx-error="([^"]*)"', dom)[:3]
+        problems.append(f"{name}: MathJax could not typeset some math: {errors}")
+    # an undefined macro (e.g. a typo, or one missing from _config.yml) is drawn in red
+    undefined = sorted(set(re.findall(r'<mtext mathcolor="red">(\\[^<]*)</mtext>', dom)))
+    if undefined:
+        problems.append(f"{name}: undefined TeX macros {undefined}")
+    if is_notebook and not re.search(r'<img [^>]*src="[^"]*_images/', dom):
+        problems.append(f"{name}: notebook page shows no figure")
+    return problems
+
+
+def main(site: Path) -> int:
+    site = site.resolve()
+    problems = static_problems(site)
+    pages = sorted((site / "book").glob("*.html"))
+    notebooks = {p.stem for p in (site / "_sources" / "book").glob("*.ipynb")}
+    handler = functools.partial(QuietHandler, directory=str(site))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    chromium = find_chromium()
+    total_math = 0
+    try:
+        for page in pages:
+            rel = page.relative_to(site).as_posix()
+            source = page.read_text(encoding="utf-8")
+            dom = rendered_dom(chromium, urljoin(base, rel))
+            total_math += len(MATH_OPEN.findall(source))
+            problems += page_problems(rel, source, dom, page.stem in notebooks)
+    finally:
+        server.shutdown()
+    for p in problems:
+        print("FAIL", p)
+    if not problems:
+        print(f"check_site: {len(pages)} pages offline OK — {total_math} math elements typeset "
+              f"by the local MathJax, {len(notebooks)} notebook page(s) with figures, "
+              "no resource from another host")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "_build/html")))
