@@ -185,7 +185,9 @@ class LogisticRegression(_Regression):
             y = 1.0 / (1.0 + math.exp(-min(max(float(phi @ w), -700.0), 700.0)))
             w -= eta * ((y - t[n]) * phi + A_n * w)
 
-        eta = self.learning_rate or 1.0 / (np.mean(np.sum(Phi**2, axis=1)) / 4 + self.alpha / N)
+        # η₀ ≤ 1/L_n for every n, L_n = ‖φ_n‖²/4 + alpha/N the curvature bound of E_n: no single
+        # step overshoots the minimum of the sample's own loss
+        eta = self.learning_rate or 1.0 / np.max(np.sum(Phi**2, axis=1) / 4 + self.alpha / N)
         return sgd(step, fun, np.zeros(M), N, learning_rate=eta, tol=tol, max_iter=max_iter,
                    random_state=self.random_state, stop=stop)
 
