@@ -101,6 +101,18 @@ def check_consistent_length(**arrays) -> int:
     return next(iter(lengths.values()))
 
 
+def _label_vector(y, name: str) -> np.ndarray:
+    """`y` as a non-empty 1-D array (a column of shape (n, 1) is flattened)."""
+    arr = np.asarray(y)
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be a 1-D array of labels; got shape {arr.shape}.")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty.")
+    return arr
+
+
 def check_binary_labels(y, name: str = "y_true", *, require_both: bool = False) -> np.ndarray:
     """Return 0/1 labels as an ``int8`` array.
 
@@ -111,13 +123,7 @@ def check_binary_labels(y, name: str = "y_true", *, require_both: bool = False) 
     require_both : bool
         Also require that both classes occur (ROC curves and AUC need this).
     """
-    arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of labels; got shape {arr.shape}.")
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty.")
+    arr = _label_vector(y, name)
     if arr.dtype == bool:
         out = arr.astype(np.int8)
     else:
@@ -155,13 +161,7 @@ def encode_labels(y, name: str = "y", *, n_classes: int | None = None):
         Fewer than two classes, or a number different from `n_classes` when it is given
         (e.g. three classes passed to a binary model), or NaN labels.
     """
-    arr = np.asarray(y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of class labels; got shape {arr.shape}.")
-    if arr.size == 0:
-        raise ValueError(f"{name} is empty.")
+    arr = _label_vector(y, name)
     if arr.dtype.kind in "fc":
         _check_finite(arr, name)
     classes, y_index = np.unique(arr, return_inverse=True)
