@@ -152,11 +152,16 @@ def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int
     stop : callable(x) -> bool, optional
         As for :func:`newton_minimize`.
     """
+    return _first_order(lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop)
+
+
+def _first_order(update, fun, x0, tol, max_iter, stop):
+    """The loop shared by GD and SGD: x ← update(x, ∇E(x), iteration) until max|∇E| ≤ tol."""
     x = np.array(x0, dtype=float)
     E, g = fun(x)
     history, stopped, n_iter = [E], False, 0
     while n_iter < max_iter and np.max(np.abs(g)) > tol:
-        x = x - learning_rate * g
+        x = update(x, g, n_iter)
         E, g = fun(x)
         n_iter += 1
         history.append(E)
@@ -194,21 +199,14 @@ def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: floa
         Checked at the end of each epoch.
     """
     rng = check_random_state(random_state)
-    x = np.array(x0, dtype=float)
-    E, g = fun(x)
-    history, stopped, n_iter = [E], False, 0
-    while n_iter < max_iter and np.max(np.abs(g)) > tol:
-        eta = learning_rate / (1.0 + n_iter)
+
+    def epoch(x, g, e):
+        eta = learning_rate / (1.0 + e)
         for n in rng.permutation(n_samples):
             sample_step(x, n, eta)
-        E, g = fun(x)
-        n_iter += 1
-        history.append(E)
-        if stop is not None and stop(x):
-            stopped = True
-            break
-    converged = bool(np.max(np.abs(g)) <= tol)
-    return OptimizeResult(x, E, g, None, n_iter, converged, stopped, history)
+        return x
+
+    return _first_order(epoch, fun, x0, tol, max_iter, stop)
 
 
 def restrict(fun, free, x_fixed):
