@@ -23,6 +23,7 @@ __all__ = [
     "check_option",
     "check_random_state",
     "check_is_fitted",
+    "ConvergenceWarning",
 ]
 
 
@@ -225,3 +226,10 @@ def check_is_fitted(estimator, attributes=None) -> None:
     if not fitted:
         raise NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet; "
                              "call fit(X, y) before using it.")
+
+
+class ConvergenceWarning(UserWarning):
+    """An iterative solver stopped at ``max_iter`` before meeting its tolerance.
+
+    The result is returned (finite) but may be inaccurate; raise ``max_iter`` or loosen ``tol``.
+    """

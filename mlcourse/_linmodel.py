@@ -1,0 +1,133 @@
+"""What the linear classifiers share: prediction from activations a = Xwᵀ + w₀ through a link
+(:class:`LinearClassifier`), and the penalised-likelihood fit of the discriminative models
+(:class:`_Regression`: hyperparameter checks, Φ, the prior, separation and convergence warnings).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ._logistic import _binary_objective
+from ._optim import newton_minimize
+from ._validation import (ConvergenceWarning, check_array, check_consistent_length,
+                          check_scalar, encode_labels)
+from .base import BaseEstimator, ClassifierMixin
+from .special import sigmoid, softmax
+
+__all__ = ["LinearClassifier", "SeparationWarning", "design_matrix"]
+
+
+class LinearClassifier(ClassifierMixin, BaseEstimator):
+    """Base class: ``coef_`` of shape (1, d) (binary: the log-odds of ``classes_[1]``, passed
+    through ``_link``) or (K, d) (one activation per class, passed through the softmax)."""
+
+    _link = staticmethod(sigmoid)
+
+    def _validate_data(self, X, y, n_classes=None):
+        X = check_array(X, "X")
+        classes, idx = encode_labels(y, "y", n_classes=n_classes)
+        check_consistent_length(X=X, y=idx)
+        return X, classes, idx
+
+    def _check_X(self, X):
+        self._check_fitted()
+        X = check_array(X, "X")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} was "
+                             f"fitted with {self.n_features_in_}.")
+        return X
+
+    def decision_function(self, X):
+        """Activations: shape (n,) for a binary model (the argument of the link), else (n, K)."""
+        a = self._check_X(X) @ self.coef_.T + self.intercept_
+        return a[:, 0] if self.coef_.shape[0] == 1 else a
+
+    def predict_proba(self, X):
+        """Class probabilities, shape (n, K), columns in ``classes_`` order."""
+        a = self.decision_function(X)
+        if a.ndim == 1:
+            return np.column_stack([self._link(-a), self._link(a)])
+        return softmax(a, axis=1)
+
+
+_DEFAULTS = {"irls": (100, 1e-8), "gd": (10_000, 1e-6), "sgd": (200, 1e-3)}  # max_iter, tol
+
+
+class SeparationWarning(UserWarning):
+    """The training data are linearly separable, so the maximum-likelihood weights are infinite."""
+
+
+def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:
+    """Φ = [1, X] (a leading column of ones for the intercept w₀, Bishop's φ₀ = 1) or X."""
+    return np.column_stack([np.ones(len(X)), X]) if fit_intercept else np.asarray(X)
+
+
+class _Regression(LinearClassifier):
+    """Hyperparameter checks, Φ, the prior and the fit loop shared by the three models."""
+
+    _n_classes = 2
+
+    def _check_params(self):
+        check_scalar(self.alpha, "alpha", low=0)
+        if not isinstance(self.fit_intercept, (bool, np.bool_)):
+            raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}.")
+        if self.max_iter is not None:
+            check_scalar(self.max_iter, "max_iter", low=1, integer=True)
+        if self.tol is not None:
+            check_scalar(self.tol, "tol", low=0, low_inclusive=False)
+
+    def _precision(self, n_weights):
+        """α for every weight, 0 for the intercept (scikit-learn's convention)."""
+        A = np.full(n_weights, float(self.alpha))
+        if self.fit_intercept:
+            A[0] = 0.0
+        return A
+
+    def fit(self, X, y):
+        """Fit by maximising the (penalised) likelihood; returns self.
+
+        Warns :class:`SeparationWarning` if ``alpha == 0`` and the classes are linearly
+        separable (the maximum-likelihood weights do not exist: the fit stops at the first
+        weights that separate the training data), and :class:`ConvergenceWarning` if the
+        solver reaches ``max_iter`` first. The coefficients are finite in every case.
+        Quasi-complete separation (e.g. one class of three separable from the others, with no
+        hyperplane separating all of them) is not detected as such: some weights then grow
+        until ``max_iter``, and the ConvergenceWarning is the sign of it.
+        """
+        self._check_params()
+        X, classes, idx = self._validate_data(X, y, n_classes=self._n_classes)
+        self._reset()
+        Phi = design_matrix(X, self.fit_intercept)
+        stop = None if self.alpha > 0 else (lambda w: self._separates(Phi, w, idx))
+        res = self._solve(Phi, idx, stop)
+        if res.stopped:
+            warnings.warn(
+                f"The training data are linearly separable: the maximum-likelihood weights are "
+                f"infinite (the likelihood grows without bound along the separating direction). "
+                f"{type(self).__name__} stopped at the first weights that separate the data "
+                f"(iteration {res.n_iter}); set alpha > 0 (a Gaussian prior) for a finite optimum.",
+                SeparationWarning, stacklevel=2)
+        elif not res.converged:
+            warnings.warn(f"{type(self).__name__} did not converge in {res.n_iter} iterations; "
+                          "increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
+        W = res.x.reshape(-1, Phi.shape[1])
+        self.classes_, self.n_features_in_ = classes, X.shape[1]
+        self.coef_ = W[:, 1:] if self.fit_intercept else W
+        self.intercept_ = W[:, 0] if self.fit_intercept else np.zeros(len(W))
+        self.n_iter_, self.loss_curve_ = res.n_iter, np.array(res.history)
+        return self
+
+    @staticmethod
+    def _separates(Phi, w, idx):
+        """Every training point strictly on its own side: then E(c·w) → 0 as c → ∞."""
+        s = 2.0 * idx - 1.0
+        return bool(np.all(s * (Phi @ w) > 0))
+
+    def _newton(self, terms, Phi, t, stop):
+        max_iter, tol = _DEFAULTS["irls"]
+        A = self._precision(Phi.shape[1])
+        return newton_minimize(lambda w: _binary_objective(terms, w, Phi, t, A, None),
+                               np.zeros(Phi.shape[1]), tol=self.tol or tol,
+                               max_iter=self.max_iter or max_iter, stop=stop)

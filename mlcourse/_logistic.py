@@ -1,0 +1,222 @@
+"""Likelihoods of the linear classifiers, with gradients and Hessians (lecture 003 §4-3, 004).
+
+These small functions are the shared core of every model that puts a Bernoulli or categorical
+likelihood on a linear activation: logistic, probit and softmax regression here, and the
+Laplace approximation, Bayesian logistic regression, RVM classification and GP classification
+in later chapters. Each returns the *penalised* negative log-likelihood
+
+    E(w) = −ln p(t | w) + ½ (w − m₀)ᵀ A (w − m₀),
+
+i.e. minus the log posterior under a Gaussian prior N(w | m₀, A⁻¹), up to a constant, with its
+gradient and Hessian, ready for :func:`mlcourse._optim.newton_minimize`.
+
+Conventions
+-----------
+Phi : ndarray of shape (N, M)
+    Design matrix, row n is φ(x_n)ᵀ (an intercept is a column of ones, Bishop's φ₀ = 1).
+t : ndarray of shape (N,)
+    Binary targets t_n ∈ {0, 1} (one-hot ``T`` of shape (N, K) for the softmax).
+precision : float, ndarray of shape (M,) or (M, M)
+    Prior precision A: a scalar α (A = αI), one precision per weight (A = diag(α_i); 0 leaves a
+    weight, e.g. the intercept, unpenalised), or a full symmetric positive semi-definite matrix
+    (A = S₀⁻¹). ``0`` (the default) is maximum likelihood.
+mean : None or ndarray of shape (M,)
+    Prior mean m₀ (default 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.linalg import blas as _blas
+
+from .special import log_probit, log_sigmoid, log_softmax, sigmoid
+
+__all__ = ["logit_nll_terms", "probit_nll_terms", "logistic_objective", "probit_objective",
+           "softmax_objective", "check_precision", "weighted_gram"]
+
+_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+
+
+def check_precision(precision, n_weights: int) -> np.ndarray:
+    """Validate a prior precision (scalar, per-weight vector or matrix) for `n_weights` weights.
+
+    Returns a float array of 0, 1 or 2 dimensions. Raises ``ValueError`` for a wrong shape,
+    NaN/inf, or negative entries (a precision is ≥ 0; a matrix must be symmetric).
+    """
+    A = np.asarray(precision, dtype=float)
+    if A.ndim > 2 or (A.ndim >= 1 and A.shape != (n_weights,) * A.ndim):
+        raise ValueError(f"precision must be a scalar, shape ({n_weights},) or "
+                         f"({n_weights}, {n_weights}); got shape {A.shape}.")
+    if not np.all(np.isfinite(A)):
+        raise ValueError("precision contains NaN or infinite values.")
+    if A.ndim < 2 and np.any(A < 0):
+        raise ValueError("precision must be non-negative (it is an inverse variance).")
+    if A.ndim == 2 and not np.allclose(A, A.T, rtol=1e-10, atol=0):
+        raise ValueError("precision must be a symmetric matrix.")
+    return A
+
+
+def weighted_gram(Phi, r) -> np.ndarray:
+    """ΦᵀRΦ for R = diag(r), r ≥ 0 (the data part of every Hessian here), shape (M, M).
+
+    Computed as BᵀB with B = R^½Φ by the BLAS symmetric rank-k update (``syrk``), which does
+    half the work of a general product and is exactly symmetric.
+    """
+    return _gram(Phi * np.sqrt(np.maximum(r, 0.0))[:, None])
+
+
+def _gram(B):
+    """BᵀB by BLAS syrk (symmetric rank-k update)."""
+    H = _blas.dsyrk(1.0, B.T)       # upper triangle of (Bᵀ)(Bᵀ)ᵀ, zeros below; B.T is F-ordered
+    H += H.T
+    H.flat[::H.shape[0] + 1] *= 0.5
+    return H
+
+
+def _prior(w, A, mean):
+    """(½ dᵀAd, A d) with d = w − m₀, for a 0-, 1- or 2-D precision A."""
+    d = w if mean is None else w - mean
+    Ad = A @ d if A.ndim == 2 else A * d
+    return 0.5 * float(d @ Ad), Ad
+
+
+def _add_prior_hessian(H, A):
+    if A.ndim == 2:
+        H += A
+    else:
+        H.flat[::H.shape[0] + 1] += A
+    return H
+
+
+def logit_nll_terms(a, t):
+    """Per-sample −ln p(t_n | a_n) for y_n = σ(a_n), and its first two derivatives in a_n.
+
+    ℓ = −{t ln σ(a) + (1 − t) ln σ(−a)} (cross-entropy, lecture 003 §4-3-2 / Bishop (4.90)),
+    for t ∈ {0, 1};
+    ℓ′ = σ(a) − t = y − t, ℓ″ = σ(a)(1 − σ(a)) = R_nn (Bishop (4.98)); computed with the
+    stable ln σ, so that no term overflows for large |a|.
+
+    Returns
+    -------
+    nll, d1, d2 : ndarray of shape (N,)
+    """
+    y = sigmoid(a)
+    nll = -log_sigmoid((2.0 * t - 1.0) * a)            # −ln σ(a) if t = 1, −ln σ(−a) if t = 0
+    return nll, y - t, y * sigmoid(-a)
+
+
+def probit_nll_terms(a, t):
+    """Per-sample −ln p(t_n | a_n) for y_n = Φ(a_n) (probit), and its derivatives in a_n.
+
+    With s = 2t − 1 and u = s·a, ℓ = −ln Φ(u); ℓ′ = −s λ(u) and ℓ″ = λ(u)(u + λ(u)) > 0, where
+    λ(u) = N(u | 0, 1)/Φ(u) (the inverse Mills ratio), evaluated as exp(ln N − ln Φ) so that it
+    stays accurate far into the tail (Bishop §4.3.5).
+    """
+    s = 2.0 * t - 1.0
+    u = s * a
+    log_cdf = log_probit(u)
+    lam = np.exp(-0.5 * u * u - _LOG_SQRT_2PI - log_cdf)
+    return -log_cdf, -s * lam, lam * (u + lam)
+
+
+def _binary_objective(terms, w, Phi, t, A, mean, hessian=True):
+    """E, ∇E (and ∇∇E) for per-sample terms ``terms(a, t)`` and a validated precision A."""
+    nll, d1, d2 = terms(Phi @ w, t)
+    penalty, Ad = _prior(w, A, mean)
+    E = float(nll.sum()) + penalty
+    g = Phi.T @ d1 + Ad
+    if not hessian:
+        return E, g
+    return E, g, _add_prior_hessian(weighted_gram(Phi, d2), A)
+
+
+def logistic_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True):
+    """Penalised logistic negative log-likelihood with its gradient and Hessian.
+
+    E(w) = −Σ_n {t_n ln y_n + (1 − t_n) ln(1 − y_n)} + ½(w − m₀)ᵀA(w − m₀), y_n = σ(wᵀφ_n),
+    ∇E = Φᵀ(y − t) + A(w − m₀), ∇∇E = ΦᵀRΦ + A with R = diag(y_n(1 − y_n))
+    (lecture 003 §4-3-3 and §4-5-1 / Bishop (4.96), (4.97), (4.142)–(4.143)).
+
+    Parameters
+    ----------
+    w : ndarray of shape (M,)
+    Phi : ndarray of shape (N, M)
+    t : ndarray of shape (N,), values in {0, 1}
+    precision, mean : prior precision A and mean m₀ (see the module docstring)
+    hessian : bool
+        Also return the Hessian.
+
+    Returns
+    -------
+    E : float
+    grad : ndarray of shape (M,)
+    hess : ndarray of shape (M, M), only if `hessian`
+    """
+    A = check_precision(precision, Phi.shape[1])
+    return _binary_objective(logit_nll_terms, w, Phi, t, A, mean, hessian)
+
+
+def probit_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True):
+    """Penalised probit negative log-likelihood, y_n = Φ(wᵀφ_n), with gradient and Hessian.
+
+    Same interface as :func:`logistic_objective`; the weights R_nn = ℓ″(a_n) come from
+    :func:`probit_nll_terms` (lecture 003 §4-3-5 / Bishop §4.3.5).
+    """
+    A = check_precision(precision, Phi.shape[1])
+    return _binary_objective(probit_nll_terms, w, Phi, t, A, mean, hessian)
+
+
+def softmax_objective(w, Phi, T, precision=0.0, mean=None, hessian: bool = True):
+    """Penalised multiclass cross-entropy, one weight vector per class, with gradient and Hessian.
+
+    y_nk = exp(a_nk)/Σ_j exp(a_nj), a_nk = w_kᵀφ_n (lecture 003 §4-3-4, 004),
+    E = −Σ_n Σ_k t_nk ln y_nk + ½ Σ_k (w_k − m_k)ᵀ A_k (w_k − m_k),
+    ∇_{w_j} E = Σ_n (y_nj − t_nj) φ_n + A_j(w_j − m_j),
+    ∇_{w_k}∇_{w_j} E = Σ_n y_nk (I_kj − y_nj) φ_n φ_nᵀ + δ_kj A_j (Bishop (4.109)–(4.110)).
+
+    Parameters
+    ----------
+    w : ndarray of shape (K·M,)
+        The K weight vectors stacked: ``w.reshape(K, M)[k]`` is w_k.
+    Phi : ndarray of shape (N, M)
+    T : ndarray of shape (N, K)
+        One-hot targets (rows may also be any probability vectors).
+    precision : float or array broadcastable to (K, M)
+        Diagonal prior precision: a scalar, one value per feature (shape (M,), shared by the
+        classes; 0 for an unpenalised intercept), or one per weight.
+    mean : None or array broadcastable to (K, M)
+
+    Returns
+    -------
+    E : float
+    grad : ndarray of shape (K·M,)
+    hess : ndarray of shape (K·M, K·M), only if `hessian`; block (j, k) is ∇_{w_j}∇_{w_k} E.
+    """
+    K, M = T.shape[1], Phi.shape[1]
+    try:
+        A = np.broadcast_to(np.asarray(precision, dtype=float), (K, M)).ravel()
+        m0 = None if mean is None else np.broadcast_to(np.asarray(mean, float), (K, M)).ravel()
+    except ValueError:
+        raise ValueError(f"precision and mean must broadcast to (K, M) = ({K}, {M}).") from None
+    return _softmax_objective(w, Phi, T, check_precision(A, K * M), m0, hessian)
+
+
+def _softmax_objective(w, Phi, T, A, m0, hessian=True):
+    """:func:`softmax_objective` for a validated diagonal precision A of shape (K·M,)."""
+    N, M = Phi.shape
+    K = T.shape[1]
+    log_y = log_softmax(Phi @ w.reshape(K, M).T, axis=1)
+    penalty, Ad = _prior(w, A, m0)
+    E = -float(np.sum(T * log_y)) + penalty
+    Y = np.exp(log_y)
+    g = ((Y - T).T @ Phi).ravel() + Ad
+    if not hessian:
+        return E, g
+    # Σ_n (diag(y_n) − y_n y_nᵀ) ⊗ φ_nφ_nᵀ = blockdiag_j(Φᵀ diag(y_j) Φ) − CᵀC,
+    # with C[n, (j, m)] = y_nj φ_nm: one rank-N update and one product
+    C = (Y[:, :, None] * Phi[:, None, :]).reshape(N, K * M)
+    H = -_gram(C)
+    D = Phi.T @ C                               # block j: Σ_n y_nj φ_n φ_nᵀ
+    for j in range(K):
+        H[j * M:(j + 1) * M, j * M:(j + 1) * M] += D[:, j * M:(j + 1) * M]
+    return E, g, _add_prior_hessian(H, A)

@@ -1,0 +1,232 @@
+"""Minimisers for the convex objectives of :mod:`mlcourse._logistic` (and any like them).
+
+``newton_minimize`` is Newton–Raphson / IRLS (lecture 003 §4-3-3), the workhorse that the
+Laplace, RVM and GP-classification chapters reuse to find a posterior mode;
+``gradient_descent`` and ``sgd`` are the first-order updates of lecture 004.
+
+An objective is a callable ``fun(x) -> (E, grad, hess)`` (``(E, grad)`` for the first-order
+methods); ``mlcourse._logistic.logistic_objective`` with Φ, t and the prior fixed, for example.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.linalg import lapack
+
+from ._validation import check_random_state
+
+__all__ = ["OptimizeResult", "newton_minimize", "newton_direction", "gradient_descent", "sgd",
+           "restrict"]
+
+# A Hessian that is not numerically positive definite (collinear features without a prior,
+# saturated probabilities on separable data) gets a ridge τI before its Cholesky factorisation,
+# τ = NEWTON_JITTER · mean(diag H) (or NEWTON_JITTER if that is 0), grown 100-fold until the
+# factorisation succeeds. The step is then a slightly damped Newton step in the ill-determined
+# directions only; at a regular optimum no ridge is ever added.
+NEWTON_JITTER = 1e-10
+_posv = lapack.get_lapack_funcs("posv", dtype=np.float64)   # solves SPD systems; info > 0 if not PD
+
+# Backtracking: the step length is halved at most this many times (2⁻⁴⁰ ≈ 1e-12).
+MAX_HALVINGS = 40
+# Armijo sufficient-decrease constant: accept step η if E(x − ηd) ≤ E(x) − c·η·∇Eᵀd.
+ARMIJO = 1e-4
+
+
+@dataclass
+class OptimizeResult:
+    """What a minimiser returns.
+
+    Attributes
+    ----------
+    x : ndarray
+        The final iterate.
+    fun : float
+        E(x).
+    grad : ndarray
+        ∇E(x).
+    hess : ndarray or None
+        ∇∇E(x) (Newton only): at a posterior mode this is the Laplace precision S_N⁻¹.
+    n_iter : int
+        Number of accepted updates (epochs for ``sgd``).
+    converged : bool
+        The tolerance was met.
+    stopped : bool
+        The ``stop`` callback ended the run (e.g. the data were found to be separable).
+    history : list of float
+        E at the start and after every update (every epoch for ``sgd``).
+    """
+
+    x: np.ndarray
+    fun: float
+    grad: np.ndarray
+    hess: np.ndarray | None
+    n_iter: int
+    converged: bool
+    stopped: bool = False
+    history: list = field(default_factory=list)
+
+
+def newton_direction(H, g) -> np.ndarray:
+    """Solve H d = g by Cholesky, adding a ridge only if H is not numerically positive definite."""
+    _, d, info = _posv(H, g)                 # LAPACK Cholesky solve, one call
+    if info == 0 and np.all(np.isfinite(d)):
+        return d
+    scale = float(np.mean(np.diag(H))) if H.size else 1.0
+    tau = NEWTON_JITTER * (scale if np.isfinite(scale) and scale > 0 else 1.0)
+    while True:
+        _, d, info = _posv(H + tau * np.eye(len(H)), g)
+        if info == 0 and np.all(np.isfinite(d)):
+            return d
+        tau *= 100.0
+
+
+def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=None):
+    """Minimise a convex, twice-differentiable E by Newton–Raphson with backtracking.
+
+    x_new = x_old − η H⁻¹∇E(x_old) (lecture 003 §4-3-3 / Bishop (4.92)); for the logistic
+    likelihood this is IRLS, a weighted least-squares solve (Bishop (4.99)). The full step η = 1
+    is tried first and halved until E decreases sufficiently (Armijo), so E decreases at every
+    iteration even far from the optimum; near the optimum η = 1 and convergence is quadratic.
+
+    Parameters
+    ----------
+    fun : callable(x) -> (E, grad, hess)
+    x0 : ndarray of shape (P,)
+        Starting point (e.g. zeros, or a warm start).
+    tol : float
+        Converged when the Newton step satisfies max|Δx| ≤ tol·(1 + max|x|); that last step is
+        taken too, so (convergence being quadratic) the returned x is accurate to about tol²
+        relative.
+    max_iter : int
+        Maximum number of Newton steps.
+    stop : callable(x) -> bool, optional
+        Called after each step; returning True ends the run with ``stopped=True``.
+
+    Returns
+    -------
+    OptimizeResult
+    """
+    x = np.array(x0, dtype=float)
+    E, g, H = fun(x)
+    history, converged, stopped, n_iter = [E], False, False, 0
+    while n_iter < max_iter:
+        d = newton_direction(H, g)
+        small = np.max(np.abs(d), initial=0.0) <= tol * (1.0 + np.max(np.abs(x), initial=0.0))
+        slope, eta = float(g @ d), 1.0
+        rounding = 8 * np.finfo(float).eps * abs(E)   # E can only be compared up to rounding
+        for _ in range(MAX_HALVINGS):
+            x_new = x - eta * d
+            E_new, g_new, H_new = fun(x_new)
+            if np.isfinite(E_new) and E_new <= E - ARMIJO * eta * slope + rounding:
+                break
+            eta *= 0.5
+        else:  # no decrease along the Newton direction: at the optimum up to rounding
+            converged = small or slope <= rounding
+            break
+        x, E, g, H = x_new, E_new, g_new, H_new
+        n_iter += 1
+        history.append(E)
+        if small:
+            converged = True
+            break
+        if stop is not None and stop(x):
+            stopped = True
+            break
+    return OptimizeResult(x, E, g, H, n_iter, converged, stopped, history)
+
+
+def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int, stop=None):
+    """Batch gradient descent x ← x − η∇E(x) (lecture 004, "Logistic Regression: Gradient").
+
+    Parameters
+    ----------
+    fun : callable(x) -> (E, grad)
+    learning_rate : float
+        η > 0; η ≤ 1/L, with L a Lipschitz constant of ∇E, makes E decrease at every step.
+    tol : float
+        Converged when max|∇E| ≤ tol.
+    max_iter : int
+        Maximum number of updates.
+    stop : callable(x) -> bool, optional
+        As for :func:`newton_minimize`.
+    """
+    return _first_order(lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop)
+
+
+def _first_order(update, fun, x0, tol, max_iter, stop):
+    """The loop shared by GD and SGD: x ← update(x, ∇E(x), iteration) until max|∇E| ≤ tol."""
+    x = np.array(x0, dtype=float)
+    E, g = fun(x)
+    history, stopped, n_iter = [E], False, 0
+    while n_iter < max_iter and np.max(np.abs(g)) > tol:
+        x = update(x, g, n_iter)
+        E, g = fun(x)
+        n_iter += 1
+        history.append(E)
+        if stop is not None and stop(x):
+            stopped = True
+            break
+    converged = bool(np.max(np.abs(g)) <= tol)
+    return OptimizeResult(x, E, g, None, n_iter, converged, stopped, history)
+
+
+def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: float,
+        max_iter: int, random_state=None, stop=None):
+    """Stochastic gradient descent: x ← x − η_e ∇E_n(x), one sample at a time (lecture 004).
+
+    E = Σ_n E_n. Each epoch visits the samples in a fresh random order; the step size decays as
+    η_e = η₀/(1 + e) in epoch e = 0, 1, …, which satisfies the Robbins–Monro conditions
+    Σ η = ∞, Σ η² < ∞, so the iterates converge to the minimiser rather than hovering around it.
+
+    Parameters
+    ----------
+    sample_step : callable(x, n, eta) -> None
+        Applies the update for sample n in place: x -= eta * ∇E_n(x).
+    fun : callable(x) -> (E, grad)
+        The full objective, evaluated once per epoch for the history and the stopping test.
+    n_samples : int
+    learning_rate : float
+        η₀ > 0.
+    tol : float
+        Converged when max|∇E| ≤ tol at the end of an epoch.
+    max_iter : int
+        Maximum number of epochs.
+    random_state : None, int or Generator
+        Seeds the visiting order.
+    stop : callable(x) -> bool, optional
+        Checked at the end of each epoch.
+    """
+    rng = check_random_state(random_state)
+
+    def epoch(x, g, e):
+        eta = learning_rate / (1.0 + e)
+        for n in rng.permutation(n_samples):
+            sample_step(x, n, eta)
+        return x
+
+    return _first_order(epoch, fun, x0, tol, max_iter, stop)
+
+
+def restrict(fun, free, x_fixed):
+    """The objective as a function of the coordinates ``x[free]`` only, the rest held at x_fixed.
+
+    Used to remove redundant parameters (e.g. the softmax's common shift of unpenalised
+    intercepts), so that the Hessian of the reduced problem is positive definite.
+
+    Returns
+    -------
+    callable(v) -> (E, grad[free], hess[free][:, free])
+    """
+    idx = np.flatnonzero(np.asarray(free, dtype=bool))
+    block = np.ix_(idx, idx)
+    x_fixed = np.asarray(x_fixed, dtype=float)
+
+    def reduced(v):
+        x = x_fixed.copy()
+        x[idx] = v
+        out = fun(x)
+        return (out[0], out[1][idx]) + ((out[2][block],) if len(out) > 2 else ())
+
+    return reduced

@@ -1,0 +1,189 @@
+"""Linear classifiers: generative (shared-covariance Gaussians) and discriminative (logistic,
+softmax and probit regression), lecture 003 §4-3 and lecture 004.
+
+Every model here has the prior convention of scikit-learn's ``LogisticRegression(C=1/alpha)``:
+``alpha`` is the precision of a zero-mean Gaussian prior on the weights, *not* on the intercept,
+so the fitted weights minimise  NLL(w, w₀) + ½·alpha·‖w‖².
+
+The likelihood, gradient and Hessian code (:mod:`mlcourse._logistic`) and the Newton/IRLS
+solver (:mod:`mlcourse._optim`) are re-exported here for the chapters that build on them
+(Laplace approximation, RVM and GP classification).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import linalg
+
+from ._generative import GaussianGenerativeClassifier
+from ._linmodel import _DEFAULTS, SeparationWarning, _Regression, design_matrix
+from ._logistic import (_binary_objective, _softmax_objective, check_precision,
+                        logistic_objective, logit_nll_terms, probit_nll_terms, probit_objective,
+                        softmax_objective, weighted_gram)
+from ._optim import OptimizeResult, gradient_descent, newton_minimize, restrict, sgd
+from ._validation import ConvergenceWarning, check_option, check_scalar
+from .special import probit
+
+__all__ = ["GaussianGenerativeClassifier", "LogisticRegression", "SoftmaxRegression",
+           "ProbitRegression", "SeparationWarning", "ConvergenceWarning", "design_matrix",
+           "logistic_objective", "probit_objective", "softmax_objective", "logit_nll_terms",
+           "probit_nll_terms", "check_precision", "weighted_gram", "newton_minimize",
+           "gradient_descent", "sgd", "OptimizeResult"]
+
+
+class LogisticRegression(_Regression):
+    """Two-class logistic regression, p(C₁ | x) = σ(wᵀx + w₀) (lecture 003 §4-3-2, 004).
+
+    Parameters
+    ----------
+    solver : {"irls", "gd", "sgd"}
+        Newton–Raphson / IRLS (lecture 003 §4-3-3); batch gradient descent w ← w − η∇E;
+        stochastic gradient descent w ← w − η_e∇E_n, one sample at a time, η_e = η/(1 + e) in
+        epoch e (lecture 004).
+    alpha : float ≥ 0
+        Precision of the Gaussian prior N(w | 0, alpha⁻¹I) on the weights (not the intercept);
+        the optimum equals scikit-learn's ``LogisticRegression(C=1/alpha)`` (``C=np.inf`` for 0).
+    fit_intercept : bool
+    max_iter : int or None
+        Newton steps (default 100), gradient steps (10 000) or SGD epochs (200).
+    tol : float or None
+        irls: relative size of the Newton step (default 1e-8); gd and sgd: max|∇E|/N, the
+        largest entry of the mean gradient (defaults 1e-6 and 1e-3).
+    learning_rate : float or None
+        η. Default: 1/L with L = ‖Φ‖₂²/4 + alpha, a Lipschitz constant of ∇E, so that every
+        gradient step decreases E (gd); 1/max_n(‖φ_n‖²/4 + alpha/N) for sgd.
+    random_state : None, int or Generator
+        Order in which sgd visits the samples.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        Any two labels; the model gives the probability of ``classes_[1]``.
+    coef_ : ndarray of shape (1, d)
+    intercept_ : ndarray of shape (1,)
+    n_iter_ : int
+    loss_curve_ : ndarray
+        E(w) = NLL + ½·alpha·‖w‖² at the start and after each iteration (epoch for sgd).
+    """
+
+    def __init__(self, solver="irls", alpha=0.0, fit_intercept=True, max_iter=None, tol=None,
+                 learning_rate=None, random_state=None):
+        self.solver = solver
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.learning_rate = learning_rate
+        self.random_state = random_state
+
+    def _check_params(self):
+        super()._check_params()
+        check_option(self.solver, "solver", tuple(_DEFAULTS))
+        if self.learning_rate is not None:
+            check_scalar(self.learning_rate, "learning_rate", low=0, low_inclusive=False)
+
+    def _solve(self, Phi, idx, stop):
+        t = idx.astype(float)
+        if self.solver == "irls":
+            return self._newton(logit_nll_terms, Phi, t, stop)
+        N, M = Phi.shape
+        A = self._precision(M)
+        max_iter, tol = _DEFAULTS[self.solver]
+        max_iter, tol = self.max_iter or max_iter, (self.tol or tol) * N
+
+        def fun(w):
+            return _binary_objective(logit_nll_terms, w, Phi, t, A, None, hessian=False)
+
+        if self.solver == "gd":
+            eta = self.learning_rate or 1.0 / (linalg.norm(Phi, 2) ** 2 / 4 + self.alpha)
+            return gradient_descent(fun, np.zeros(M), learning_rate=eta, tol=tol,
+                                    max_iter=max_iter, stop=stop)
+        A_n = A / N                                   # the prior, shared out over the N samples
+
+        def step(w, n, eta):                          # w −= η ∇E_n = η{(y_n − t_n)φ_n + A(w)/N}
+            phi = Phi[n]
+            y = 1.0 / (1.0 + math.exp(-min(max(float(phi @ w), -700.0), 700.0)))
+            w -= eta * ((y - t[n]) * phi + A_n * w)
+
+        # η₀ ≤ 1/L_n for every n, L_n = ‖φ_n‖²/4 + alpha/N the curvature bound of E_n: no single
+        # step overshoots the minimum of the sample's own loss
+        eta = self.learning_rate or 1.0 / np.max(np.sum(Phi**2, axis=1) / 4 + self.alpha / N)
+        return sgd(step, fun, np.zeros(M), N, learning_rate=eta, tol=tol, max_iter=max_iter,
+                   random_state=self.random_state, stop=stop)
+
+
+class ProbitRegression(_Regression):
+    """Two-class probit regression, p(C₁ | x) = Φ(wᵀx + w₀), fitted by Newton's method
+    (lecture 003 §4-3-5 / Bishop §4.3.5). ``alpha``, ``fit_intercept``, ``max_iter``, ``tol``
+    and the attributes are as for :class:`LogisticRegression` with ``solver="irls"``."""
+
+    _link = staticmethod(probit)
+
+    def __init__(self, alpha=0.0, fit_intercept=True, max_iter=None, tol=None):
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _solve(self, Phi, idx, stop):
+        return self._newton(probit_nll_terms, Phi, idx.astype(float), stop)
+
+
+class SoftmaxRegression(_Regression):
+    """Multiclass logistic regression with one weight vector per class (K vectors, as in lecture
+    003 §4-3-4 and 004): p(C_k | x) = exp(a_k)/Σ_j exp(a_j), a_k = w_kᵀx + w_k0; Newton's method.
+
+    The likelihood is unchanged by adding one vector to every w_k, so the K vectors are
+    identifiable only through the prior: the penalised weights sum to zero over the classes at
+    the optimum, and the unpenalised ones (intercepts; everything when alpha = 0) are centred to
+    sum to zero. Probabilities are unaffected. Parameters are as for :class:`ProbitRegression`.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (K,)
+    coef_ : ndarray of shape (K, d)
+    intercept_ : ndarray of shape (K,)
+    """
+
+    _n_classes = None
+
+    def __init__(self, alpha=0.0, fit_intercept=True, max_iter=None, tol=None):
+        self.alpha = alpha
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+
+    @staticmethod
+    def _separates(Phi, w, idx):
+        act = Phi @ w.reshape(-1, Phi.shape[1]).T
+        own = act[np.arange(len(idx)), idx]
+        act[np.arange(len(idx)), idx] = -np.inf
+        return bool(np.all(own > act.max(axis=1)))
+
+    def _solve(self, Phi, idx, stop):
+        M, K = Phi.shape[1], int(idx.max()) + 1
+        T = np.eye(K)[idx]
+        A = self._precision(M)
+        # fix the last class's unpenalised weights at 0 (removes the shift redundancy) ...
+        free = np.ones((K, M), dtype=bool)
+        free[-1, A == 0] = False
+        free = free.ravel()
+        A_full = np.tile(A, K)
+        fun = restrict(lambda w: _softmax_objective(w, Phi, T, A_full, None), free, np.zeros(K * M))
+        max_iter, tol = _DEFAULTS["irls"]
+        full = np.zeros(K * M)
+
+        def embed(v):
+            full[free] = v
+            return full
+
+        res = newton_minimize(fun, np.zeros(free.sum()), tol=self.tol or tol,
+                              max_iter=self.max_iter or max_iter,
+                              stop=None if stop is None else (lambda v: stop(embed(v))))
+        # ... then centre them over the classes, which changes no probability
+        W = embed(res.x).reshape(K, M).copy()
+        W[:, A == 0] -= W[:, A == 0].mean(axis=0)
+        res.x = W.ravel()
+        return res
