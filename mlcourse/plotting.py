@@ -13,7 +13,7 @@ from . import metrics
 from ._validation import check_array
 
 __all__ = ["grid_2d", "plot_probability_2d", "plot_roc", "plot_confusion",
-           "plot_operating_point"]
+           "plot_operating_point", "plot_image_grid"]
 
 POS_COLOR, NEG_COLOR = "tab:red", "tab:blue"
 
@@ -124,4 +124,46 @@ def plot_operating_point(y_true, y_score, threshold: float, axes=None):
     axes[0].plot(fp / (fp + tn), tp / (tp + fn), "o", ms=10, c=POS_COLOR)
     axes[0].set_title(f"threshold {threshold:.2f}")
     plot_confusion(cm, ax=axes[1], title=f"accuracy {metrics.accuracy(y_true, y_pred):.3f}")
+    return axes
+
+
+def plot_image_grid(images, image_shape, axes=None, ncols=None, titles=None, cmap="gray_r",
+                    vmin=None, vmax=None):
+    """Draw flattened images (the rows of `images`) as a grid of small pictures.
+
+    Parameters
+    ----------
+    images : array_like of shape (n, h·w)
+        One image per row, e.g. digits or their reconstructions.
+    image_shape : tuple (h, w)
+    axes : array of Axes, optional
+        At least n axes (any shape); by default a new figure with `ncols` columns (all in one
+        row if `ncols` is None).
+    titles : sequence of str, optional
+        One title per image.
+    vmin, vmax : float, optional
+        Shared grey-scale limits (by default each image is scaled to its own range).
+
+    Returns
+    -------
+    axes : ndarray of Axes, flattened
+    """
+    images = np.asarray(images, dtype=float)
+    n = len(images)
+    if axes is None:
+        ncols = n if ncols is None else ncols
+        nrows = -(-n // ncols)
+        _, axes = plt.subplots(nrows, ncols, figsize=(1.1 * ncols, 1.2 * nrows), squeeze=False)
+    axes = np.ravel(axes)
+    if len(axes) < n:
+        raise ValueError(f"{n} images need at least {n} axes; got {len(axes)}.")
+    for i, ax in enumerate(axes):
+        ax.set_xticks([])
+        ax.set_yticks([])
+        if i >= n:
+            ax.axis("off")
+            continue
+        ax.imshow(images[i].reshape(image_shape), cmap=cmap, vmin=vmin, vmax=vmax)
+        if titles is not None:
+            ax.set_title(titles[i], fontsize=8)
     return axes
