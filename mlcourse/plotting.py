@@ -127,43 +127,50 @@ def plot_operating_point(y_true, y_score, threshold: float, axes=None):
     return axes
 
 
-def plot_image_grid(images, image_shape, axes=None, ncols=None, titles=None, cmap="gray_r",
-                    vmin=None, vmax=None):
-    """Draw flattened images (the rows of `images`) as a grid of small pictures.
+def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, cmap="gray_r",
+                    vmin=None, vmax=None, gap: int = 1):
+    """Draw flattened images (the rows of `images`) as one mosaic, row by row.
+
+    The images are tiled into a single array and drawn with one ``imshow`` (fast, also when a
+    slider redraws it), separated by `gap` light-grey pixels.
 
     Parameters
     ----------
     images : array_like of shape (n, h·w)
         One image per row, e.g. digits or their reconstructions.
     image_shape : tuple (h, w)
-    axes : array of Axes, optional
-        At least n axes (any shape); by default a new figure with `ncols` columns (all in one
-        row if `ncols` is None).
-    titles : sequence of str, optional
-        One title per image.
+    ncols : int, optional
+        Images per mosaic row (default: all in one row).
+    ax : Axes, optional
+    row_labels : sequence of str, optional
+        One label per mosaic row, shown on the left.
     vmin, vmax : float, optional
-        Shared grey-scale limits (by default each image is scaled to its own range).
+        Grey-scale limits (default: the range of all the images).
 
     Returns
     -------
-    axes : ndarray of Axes, flattened
+    ax : Axes
     """
     images = np.asarray(images, dtype=float)
+    h, w = image_shape
+    if images.ndim != 2 or images.shape[1] != h * w:
+        raise ValueError(f"images must have shape (n, {h * w}) for image_shape {image_shape}; "
+                         f"got {images.shape}.")
     n = len(images)
-    if axes is None:
-        ncols = n if ncols is None else ncols
-        nrows = -(-n // ncols)
-        _, axes = plt.subplots(nrows, ncols, figsize=(1.1 * ncols, 1.2 * nrows), squeeze=False)
-    axes = np.ravel(axes)
-    if len(axes) < n:
-        raise ValueError(f"{n} images need at least {n} axes; got {len(axes)}.")
-    for i, ax in enumerate(axes):
-        ax.set_xticks([])
-        ax.set_yticks([])
-        if i >= n:
-            ax.axis("off")
-            continue
-        ax.imshow(images[i].reshape(image_shape), cmap=cmap, vmin=vmin, vmax=vmax)
-        if titles is not None:
-            ax.set_title(titles[i], fontsize=8)
-    return axes
+    ncols = n if ncols is None else ncols
+    nrows = -(-n // ncols)
+    lo = images.min() if vmin is None else vmin
+    mosaic = np.full((nrows * (h + gap) - gap, ncols * (w + gap) - gap), np.nan)
+    for k, img in enumerate(images):
+        r, c = divmod(k, ncols)
+        mosaic[r * (h + gap):r * (h + gap) + h, c * (w + gap):c * (w + gap) + w] = img.reshape(h, w)
+    ax = _ax(ax)
+    colormap = plt.get_cmap(cmap).with_extremes(bad="0.85")   # light grey gaps
+    ax.imshow(mosaic, cmap=colormap, vmin=lo, vmax=images.max() if vmax is None else vmax)
+    ax.set_xticks([])
+    ax.set_yticks([] if row_labels is None else
+                  (np.arange(nrows) * (h + gap) + (h - 1) / 2), labels=row_labels)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    return ax

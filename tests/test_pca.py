@@ -257,9 +257,12 @@ def test_plot_image_grid():
     import matplotlib.pyplot as plt
 
     from mlcourse.plotting import plot_image_grid
-    axes = plot_image_grid(np.arange(5 * 6.0).reshape(5, 6), (2, 3), ncols=3, titles=list("abcde"))
-    assert len(axes) == 6 and axes[0].get_title() == "a" and not axes[5].axison
-    _, two = plt.subplots(1, 2)
-    with pytest.raises(ValueError, match="5 images need at least 5 axes; got 2"):
-        plot_image_grid(np.zeros((5, 6)), (2, 3), axes=two)
+    ax = plot_image_grid(np.arange(5 * 6.0).reshape(5, 6), (2, 3), ncols=3, row_labels=["a", "b"])
+    mosaic = ax.get_images()[0].get_array()
+    assert mosaic.shape == (2 * 2 + 1, 3 * 3 + 2)
+    np.testing.assert_array_equal(mosaic[3:5, 4:7], [[24, 25, 26], [27, 28, 29]])  # image 4
+    assert np.ma.is_masked(mosaic[2, 0]) or np.isnan(mosaic[2, 0])              # the gap
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["a", "b"]
+    with pytest.raises(ValueError, match=r"images must have shape \(n, 6\)"):
+        plot_image_grid(np.zeros((5, 5)), (2, 3))
     plt.close("all")
