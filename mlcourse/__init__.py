@@ -11,8 +11,19 @@ from importlib import import_module as _import_module
 
 __version__ = "0.1.0"
 
-_SUBMODULES = {"base", "checks", "datasets", "kernels", "laplace", "linear", "metrics", "plotting",
-               "special", "widgets"}
+_SUBMODULES = {
+    "base",
+    "checks",
+    "datasets",
+    "kernels",
+    "laplace",
+    "linear",
+    "metrics",
+    "pca",
+    "plotting",
+    "special",
+    "widgets",
+}
 
 
 def __getattr__(name):

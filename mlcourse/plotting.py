@@ -13,7 +13,7 @@ from . import metrics
 from ._validation import check_array
 
 __all__ = ["grid_2d", "plot_probability_2d", "plot_roc", "plot_confusion",
-           "plot_operating_point"]
+           "plot_operating_point", "plot_image_grid"]
 
 POS_COLOR, NEG_COLOR = "tab:red", "tab:blue"
 
@@ -125,3 +125,52 @@ def plot_operating_point(y_true, y_score, threshold: float, axes=None):
     axes[0].set_title(f"threshold {threshold:.2f}")
     plot_confusion(cm, ax=axes[1], title=f"accuracy {metrics.accuracy(y_true, y_pred):.3f}")
     return axes
+
+
+def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, cmap="gray_r",
+                    vmin=None, vmax=None, gap: int = 1):
+    """Draw flattened images (the rows of `images`) as one mosaic, row by row.
+
+    The images are tiled into a single array and drawn with one ``imshow`` (fast, also when a
+    slider redraws it), separated by `gap` light-grey pixels.
+
+    Parameters
+    ----------
+    images : array_like of shape (n, h·w)
+        One image per row, e.g. digits or their reconstructions.
+    image_shape : tuple (h, w)
+    ncols : int, optional
+        Images per mosaic row (default: all in one row).
+    ax : Axes, optional
+    row_labels : sequence of str, optional
+        One label per mosaic row, shown on the left.
+    vmin, vmax : float, optional
+        Grey-scale limits (default: the range of all the images).
+
+    Returns
+    -------
+    ax : Axes
+    """
+    images = np.asarray(images, dtype=float)
+    h, w = image_shape
+    if images.ndim != 2 or images.shape[1] != h * w:
+        raise ValueError(f"images must have shape (n, {h * w}) for image_shape {image_shape}; "
+                         f"got {images.shape}.")
+    n = len(images)
+    ncols = n if ncols is None else ncols
+    nrows = -(-n // ncols)
+    lo = images.min() if vmin is None else vmin
+    mosaic = np.full((nrows * (h + gap) - gap, ncols * (w + gap) - gap), np.nan)
+    for k, img in enumerate(images):
+        r, c = divmod(k, ncols)
+        mosaic[r * (h + gap):r * (h + gap) + h, c * (w + gap):c * (w + gap) + w] = img.reshape(h, w)
+    ax = _ax(ax)
+    colormap = plt.get_cmap(cmap).with_extremes(bad="0.85")   # light grey gaps
+    ax.imshow(mosaic, cmap=colormap, vmin=lo, vmax=images.max() if vmax is None else vmax)
+    ax.set_xticks([])
+    ax.set_yticks([] if row_labels is None else
+                  (np.arange(nrows) * (h + gap) + (h - 1) / 2), labels=row_labels)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    return ax

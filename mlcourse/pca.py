@@ -1,0 +1,170 @@
+"""Principal component analysis (lectures 000, 002, 004) and Fisher's discriminant direction.
+
+* :class:`PCA` — maximum-variance / minimum-error projection, by three routes (``"eig"``,
+  ``"svd"``, ``"dual"``; see :mod:`mlcourse._pca_routes`), with optional whitening.
+* :func:`profile_likelihood` — Zhu & Ghodsi's (2006) choice of the number of components.
+* :func:`fisher_direction`, :func:`fisher_criterion` — the two-class Fisher discriminant
+  (Bishop §4.1.4), to contrast PCA's unsupervised direction with a supervised one (lecture 002).
+
+Conventions. ``explained_variance_`` uses the divisor N − 1, like scikit-learn; Bishop's S and the
+lectures' λ_i use 1/N, so λ_i = (N − 1)/N · ``explained_variance_[i]`` (same eigenvectors). Each
+component's sign is fixed so that its largest-|·| entry is positive (scikit-learn's convention).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._fisher import fisher_criterion, fisher_direction
+from ._pca_routes import ROUTES, flip_signs, zero_variance_tol
+from ._validation import check_array, check_option, check_scalar
+from .base import BaseEstimator
+
+__all__ = ["PCA", "profile_likelihood", "fisher_direction", "fisher_criterion"]
+
+METHODS = tuple(ROUTES)
+
+
+class PCA(BaseEstimator):
+    """Principal component analysis: the M directions of largest variance.
+
+    The components are the unit eigenvectors u_1, …, u_M of the sample covariance with the M
+    largest eigenvalues (Su_i = λ_i u_i, lecture 000 / Bishop 12.5); projecting on them maximises
+    the retained variance and minimises the mean squared reconstruction error J = Σ_{i>M} λ_i
+    (Bishop 12.18).
+
+    Parameters
+    ----------
+    n_components : int or None
+        M, the number of components kept. ``None`` keeps min(N, D) for ``"eig"`` and ``"svd"``,
+        and every component with non-zero variance (at most N − 1) for ``"dual"``.
+    method : {"eig", "svd", "dual"}
+        ``"eig"``: eigendecomposition of the D × D covariance; ``"svd"``: SVD of the centred
+        data (lecture 002); ``"dual"``: eigendecomposition of the N × N Gram matrix, mapped back
+        with u_i = Xᵀv_i/√(Nλ_i) (lecture 000, for N < D). All give the same result.
+    whiten : bool
+        If True, :meth:`transform` divides each projection by its standard deviation, so the
+        output has zero mean and identity sample covariance (divisor N − 1), lecture 000's
+        y_n = L^{-1/2}Uᵀ(x_n − x̄).
+
+    Attributes
+    ----------
+    mean_ : ndarray of shape (D,)
+        x̄.
+    components_ : ndarray of shape (M, D)
+        Unit rows u_iᵀ, by decreasing variance; largest-|·| entry of each row positive.
+    explained_variance_ : ndarray of shape (M,)
+        Variance of the data along each component, with divisor N − 1 (scikit-learn's).
+    explained_variance_ratio_ : ndarray of shape (M,)
+        explained_variance_ / total variance; its cumulative sum is lecture 002's F(L).
+    singular_values_ : ndarray of shape (M,)
+        Singular values σ_i of the centred data, σ_i² = (N − 1)·explained_variance_[i].
+    n_components_, n_samples_, n_features_in_ : int
+    """
+
+    def __init__(self, n_components=None, method: str = "eig", whiten: bool = False):
+        self.n_components = n_components
+        self.method = method
+        self.whiten = whiten
+
+    def fit(self, X, y=None):
+        """Learn the mean and the components from X of shape (N, D); ``y`` is ignored."""
+        X = check_array(X, "X", min_samples=2)
+        method = check_option(self.method, "method", METHODS)
+        if not isinstance(self.whiten, (bool, np.bool_)):
+            raise ValueError(f"whiten must be True or False; got {self.whiten!r}.")
+        n, d = X.shape
+        limit = min(n, d) if method != "dual" else min(n - 1, d)
+        k = limit if self.n_components is None else check_scalar(
+            self.n_components, "n_components", low=1, integer=True)
+        if k > limit:
+            why = ("N − 1, the rank of centred data in the dual route" if method == "dual"
+                   else "min(n_samples, n_features)")
+            raise ValueError(f"n_components={k} is larger than the data allow: at most {limit} "
+                             f"({why}) for X of shape {X.shape}.")
+        self._reset()
+        self.mean_ = X.mean(axis=0)
+        Xc = X - self.mean_
+        total = np.einsum("ij,ij->", Xc, Xc)            # trace of XcᵀXc, before a route reuses Xc
+        scatter_vals, comps = ROUTES[method](Xc, k)
+        zero = scatter_vals <= zero_variance_tol(scatter_vals, X.shape)
+        if method == "dual" and self.n_components is None:
+            keep = max(int(np.count_nonzero(~zero)), 1)
+            scatter_vals, comps, zero = scatter_vals[:keep], comps[:keep], zero[:keep]
+        if zero.any() and (method == "dual" or self.whiten):
+            first = int(np.argmax(zero)) + 1
+            what = "mapped back by the dual route" if method == "dual" else "whitened"
+            raise ValueError(f"Component {first} of X has zero variance and cannot be {what}; "
+                             f"use n_components <= {first - 1}.")
+        self.components_ = flip_signs(comps)
+        self.singular_values_ = np.sqrt(scatter_vals)
+        self.explained_variance_ = scatter_vals / (n - 1)
+        self.explained_variance_ratio_ = scatter_vals / total if total > 0 else \
+            np.zeros_like(scatter_vals)
+        self.n_components_, self.n_samples_, self.n_features_in_ = len(scatter_vals), n, d
+        return self
+
+    def _check_X(self, X, name: str, width_attr: str) -> np.ndarray:
+        self._check_fitted()
+        X, width = check_array(X, name), getattr(self, width_attr)
+        if X.shape[1] != width:
+            raise ValueError(f"{name} has {X.shape[1]} columns; this PCA expects {width}.")
+        return X
+
+    def transform(self, X) -> np.ndarray:
+        """Projections z_ni = (x_n − x̄)ᵀu_i, shape (N, M); divided by √variance if ``whiten``."""
+        X = self._check_X(X, "X", "n_features_in_")
+        Z = (X - self.mean_) @ self.components_.T
+        if self.whiten:
+            Z /= np.sqrt(self.explained_variance_)
+        return Z
+
+    def fit_transform(self, X, y=None) -> np.ndarray:
+        """``fit(X)`` then ``transform(X)``."""
+        return self.fit(X).transform(X)
+
+    def inverse_transform(self, Z) -> np.ndarray:
+        """Reconstruction x̃_n = x̄ + Σ_{i≤M} z_ni u_i (lecture 000 / Bishop 12.20), shape (N, D)."""
+        Z = self._check_X(Z, "Z", "n_components_")
+        if self.whiten:
+            Z = Z * np.sqrt(self.explained_variance_)
+        return Z @ self.components_ + self.mean_
+
+
+def profile_likelihood(eigenvalues):
+    """Zhu & Ghodsi's (2006) profile log-likelihood of each split of a scree plot (lecture 002).
+
+    The eigenvalues, in decreasing order λ_1 ≥ … ≥ λ_p, are modelled as two Gaussian groups with
+    a common variance: λ_1..λ_L ~ N(μ_1, σ²) and λ_{L+1}..λ_p ~ N(μ_2, σ²). At the maximum-
+    likelihood μ_1(L), μ_2(L) (group means) and σ²(L) = [Σ_{k≤L}(λ_k − μ_1)² +
+    Σ_{k>L}(λ_k − μ_2)²]/p, the log-likelihood is
+
+        ℓ(L) = −(p/2)·ln(2πσ²(L)) − p/2,
+
+    the negative of lecture 002's NLL(L) = p ln σ(L) + p/2 less (p/2)·ln 2π.
+
+    Parameters
+    ----------
+    eigenvalues : array_like of shape (p,), p ≥ 3
+        The spectrum (any order: it is sorted into decreasing order first). Any positive scale
+        (eigenvalues of S, of XᵀX, or explained variances) gives the same ``best``.
+
+    Returns
+    -------
+    log_likelihood : ndarray of shape (p − 1,)
+        ℓ(L) for L = 1, …, p − 1; +inf where both groups are constant (σ² = 0).
+    best : int
+        The L that maximises ℓ(L) (the smallest such L on ties).
+    """
+    lam = check_array(eigenvalues, "eigenvalues", ndim=1, min_samples=3)
+    lam = np.sort(lam)[::-1]
+    p = lam.size
+    ss = np.empty(p - 1)
+    for L in range(1, p):                             # O(p²): p is a number of features
+        head, tail = lam[:L], lam[L:]
+        ss[L - 1] = np.sum((head - head.mean()) ** 2) + np.sum((tail - tail.mean()) ** 2)
+    if np.all(ss == 0):
+        raise ValueError("eigenvalues are all equal; no split into two groups is preferred.")
+    with np.errstate(divide="ignore"):
+        log_likelihood = -0.5 * p * np.log(2 * np.pi * ss / p) - 0.5 * p
+    return log_likelihood, int(np.argmax(log_likelihood)) + 1
