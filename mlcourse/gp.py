@@ -65,6 +65,7 @@ class GaussianProcessRegressor(BaseEstimator):
     Attributes
     ----------
     kernel_, noise_variance_ : the (fitted) kernel and σ_n²
+    theta_ : ndarray, their log-parameters [ln σ_f², ln ℓ_1, …, ln σ_n²] (learnable kernels)
     log_marginal_likelihood_value_ : float, ln p(z | X, θ) at them
     L_ : ndarray (N, N), lower Cholesky factor of K + σ_n² I (+ jitter_ I)
     alpha_ : ndarray (N,), (K + σ_n² I)⁻¹ z
@@ -205,11 +206,12 @@ class GaussianProcessRegressor(BaseEstimator):
         if X.shape[1] != self.X_train_.shape[1]:
             raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
                              f"{self.X_train_.shape[1]}.")
-        Ks = self.kernel_(self.X_train_, X)
+        Ks = self.kernel_(X, self.X_train_).T          # (N, m), Fortran order for LAPACK
         mean = Ks.T @ self.alpha_
         if not (return_std or return_cov):
             return mean
-        v = linalg.solve_triangular(self.L_, Ks, lower=True, check_finite=False)
+        v = linalg.solve_triangular(self.L_, Ks, lower=True, overwrite_b=True,
+                                    check_finite=False)
         if return_cov:
             return mean, self.kernel_(X) - v.T @ v
         var = self.kernel_.diag(X) - np.einsum("ij,ij->j", v, v)
