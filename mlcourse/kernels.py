@@ -10,7 +10,7 @@ import numpy as np
 
 from ._validation import check_array, check_scalar
 
-__all__ = ["sq_dist", "rbf", "linear_spline", "SquaredExponential"]
+__all__ = ["sq_dist", "rbf", "linear_spline", "SquaredExponential", "BasisKernel"]
 
 
 def _as_points(X, name: str) -> np.ndarray:
@@ -113,12 +113,105 @@ class SquaredExponential:
         if ell.ndim == 1 and ell.size not in (1, X.shape[1]):
             raise ValueError(f"length_scale has {ell.size} entries but the inputs have "
                              f"{X.shape[1]} features.")
-        return self.variance * np.exp(-0.5 * sq_dist(X, Y, scale=ell))
+        K = sq_dist(X, Y, scale=ell)
+        K *= -0.5                       # in place: no temporary (n, m) arrays
+        np.exp(K, out=K)
+        K *= self.variance
+        return K
 
     def diag(self, X) -> np.ndarray:
         """k(x_i, x_i) for each row, without forming the Gram matrix."""
         self._validated()
         return np.full(_as_points(X, "X").shape[0], float(self.variance))
 
+    # --- what hyperparameter learning needs: log-space parameters and dK/dθ ---------------------
+
+    @property
+    def theta(self) -> np.ndarray:
+        """Log-parameters θ = [ln σ_f², ln ℓ_1, …, ln ℓ_D], shape (1 + n_length_scales,).
+
+        The order is scikit-learn's for ``ConstantKernel(σ_f²) * RBF(ℓ)``, so the same vector
+        can be passed to both libraries. A scalar `length_scale` contributes one entry.
+        """
+        ell = self._validated()
+        return np.log(np.r_[float(self.variance), np.atleast_1d(ell)])
+
+    def with_theta(self, theta) -> "SquaredExponential":
+        """A new kernel whose log-parameters are `theta` (see :attr:`theta`); self is unchanged."""
+        ell = self._validated()
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape != (1 + ell.size,) or not np.all(np.isfinite(theta)):
+            raise ValueError(f"theta must be a finite vector of length {1 + ell.size} "
+                             f"([ln variance, ln length_scale...]); got {theta!r}.")
+        new_ell = np.exp(theta[1:])
+        return SquaredExponential(float(new_ell[0]) if ell.ndim == 0 else new_ell,
+                                  float(np.exp(theta[0])))
+
+    def gradient(self, X):
+        """The Gram matrix K = k(X, X) and its derivatives ∂K/∂θ_j for θ = :attr:`theta`.
+
+        ∂K/∂ln σ_f² = K, and ∂K/∂ln ℓ_d = K ⊙ (x_d − x′_d)²/ℓ_d² (for a scalar ℓ, the sum over d,
+        K ⊙ ‖x − x′‖²/ℓ²) — GPML eq. (5.9) with the chain rule for log-parameters.
+
+        Returns
+        -------
+        K : ndarray of shape (n, n)
+        dK : ndarray of shape (n_params, n, n)
+            One matrix per entry of :attr:`theta`, in the same order.
+        """
+        X = _as_points(X, "X")
+        K = self(X)
+        ell = self._validated()
+        if ell.ndim == 0 or ell.size == 1:
+            scaled = [sq_dist(X, scale=ell.ravel()[0])]
+        else:
+            scaled = [sq_dist(X[:, [d]], scale=ell[d]) for d in range(ell.size)]
+        return K, np.stack([K] + [K * s for s in scaled])
+
     def __repr__(self) -> str:
         return f"SquaredExponential(length_scale={self.length_scale!r}, variance={self.variance!r})"
+
+
+class BasisKernel:
+    """Degenerate kernel of a finite basis: k(x, x′) = σ_w² φ(x)ᵀφ(x′) (lecture 002, Bishop 6.54).
+
+    The covariance of y(x) = wᵀφ(x) under the weight prior p(w) = N(0, σ_w² I): the kernel that
+    turns Bayesian linear regression on the features φ into a Gaussian process.
+
+    Parameters
+    ----------
+    basis : callable
+        Maps inputs of shape (n, d) to the design matrix Φ of shape (n, M).
+    variance : float
+        Prior weight variance σ_w² > 0.
+    """
+
+    def __init__(self, basis, variance: float = 1.0):
+        self.basis = basis
+        self.variance = variance
+
+    def features(self, X) -> np.ndarray:
+        """Φ = basis(X), validated: shape (n, M), finite."""
+        check_scalar(self.variance, "variance", low=0, low_inclusive=False)
+        if not callable(self.basis):
+            raise ValueError(f"basis must be callable, mapping X to a design matrix; got "
+                             f"{self.basis!r}.")
+        X = _as_points(X, "X")
+        Phi = check_array(self.basis(X), "basis(X)")
+        if Phi.shape[0] != X.shape[0]:
+            raise ValueError(f"basis(X) must have one row per input; got {Phi.shape[0]} rows "
+                             f"for {X.shape[0]} inputs.")
+        return Phi
+
+    def __call__(self, X, Y=None) -> np.ndarray:
+        PX = self.features(X)
+        PY = PX if Y is None else self.features(Y)
+        return self.variance * (PX @ PY.T)
+
+    def diag(self, X) -> np.ndarray:
+        """σ_w² ‖φ(x_i)‖² for each row."""
+        P = self.features(X)
+        return self.variance * np.einsum("ij,ij->i", P, P)
+
+    def __repr__(self) -> str:
+        return f"BasisKernel(basis={self.basis!r}, variance={self.variance!r})"

@@ -13,7 +13,7 @@ from . import metrics
 from ._validation import check_array
 
 __all__ = ["grid_2d", "plot_probability_2d", "plot_roc", "plot_confusion",
-           "plot_operating_point", "plot_image_grid"]
+           "plot_operating_point", "plot_image_grid", "plot_band"]
 
 POS_COLOR, NEG_COLOR = "tab:red", "tab:blue"
 
@@ -173,4 +173,29 @@ def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, c
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
+    return ax
+
+
+def plot_band(x, mean, std, ax=None, x_train=None, y_train=None, n_std=2.0, label="mean",
+              color="tab:blue", title=None):
+    """A 1-D predictive mean with a ±`n_std`·std band, and the training data as crosses.
+
+    Parameters
+    ----------
+    x : array_like of shape (m,)
+        Sorted test inputs.
+    mean, std : array_like of shape (m,)
+        Predictive mean and standard deviation at `x`.
+    x_train, y_train : array_like of shape (n,), optional
+        Training data to overlay.
+    """
+    ax = _ax(ax)
+    x, mean, std = (np.ravel(np.asarray(a, dtype=float)) for a in (x, mean, std))
+    ax.fill_between(x, mean - n_std * std, mean + n_std * std, color=color, alpha=0.2,
+                    lw=0, label=f"±{n_std:g} std")
+    ax.plot(x, mean, c=color, lw=1.5, label=label)
+    if x_train is not None:
+        ax.plot(np.ravel(x_train), np.ravel(y_train), "k+", ms=7, mew=1.2, label="data")
+    if title:
+        ax.set_title(title)
     return ax

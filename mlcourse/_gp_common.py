@@ -1,0 +1,132 @@
+"""Pieces shared by the Gaussian-process regressor and classifier (private).
+
+* :func:`cholesky_jitter` — one Cholesky factorisation, with diagonal jitter only when the
+  plain factorisation fails, and a warning that says so;
+* :func:`maximize_log_params` — L-BFGS-B on log-parameters with random restarts;
+* :func:`restart_box` — where the restarts are drawn from, scaled to the data.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from scipy import linalg, optimize
+
+from ._validation import check_scalar
+
+# Jitter: when K (+ noise) is not numerically positive definite — e.g. duplicated inputs with
+# zero noise variance — add JITTER_START·mean(diag K) to the diagonal, then ten times more, up to
+# JITTER_MAX·mean(diag K). 1e-10 is far below any noise level the data could support; beyond
+# 1e-4 the jitter would change predictions visibly, so we raise instead.
+JITTER_START, JITTER_MAX = 1e-10, 1e-4
+
+# Search bounds for the log-parameters: length scales and signal variance in [1e-5, 1e5]
+# (scikit-learn's defaults), noise variance in [1e-10, 1e5] (GPML Fig. 2.5 fits σ_n = 5e-5,
+# i.e. σ_n² = 2.5e-9, so the lower bound must reach below that).
+PARAM_BOUNDS = (1e-5, 1e5)
+NOISE_BOUNDS = (1e-10, 1e5)
+
+
+def cholesky_jitter(A, what: str = "K"):
+    """Lower Cholesky factor of the symmetric matrix `A`, adding jitter only if needed.
+
+    Returns
+    -------
+    L : ndarray of shape (n, n)
+        Lower triangular, L Lᵀ = A + jitter·I.
+    jitter : float
+        What was added to the diagonal (0.0 when the plain factorisation succeeded).
+
+    Warns
+    -----
+    RuntimeWarning
+        When jitter was added (names its size).
+
+    Raises
+    ------
+    ValueError
+        If `A` is not positive definite even with JITTER_MAX·mean(diag A) added.
+    """
+    try:
+        return linalg.cholesky(A, lower=True, check_finite=False), 0.0
+    except linalg.LinAlgError:
+        pass
+    scale = float(np.mean(np.diag(A))) or 1.0
+    jitter = JITTER_START * scale
+    while jitter <= JITTER_MAX * scale * (1 + 1e-12):
+        try:
+            L = linalg.cholesky(A + jitter * np.eye(len(A)), lower=True, check_finite=False)
+        except linalg.LinAlgError:
+            jitter *= 10.0
+            continue
+        warnings.warn(f"{what} is not numerically positive definite (duplicated inputs with zero "
+                      f"noise?); added jitter {jitter:.1e} to its diagonal.", RuntimeWarning,
+                      stacklevel=3)
+        return L, jitter
+    raise ValueError(f"{what} is not positive definite, even with jitter {JITTER_MAX:g}·mean "
+                     "diagonal; use a positive noise_variance or remove duplicated inputs.")
+
+
+def check_fit_options(n_restarts, optimize_flag) -> None:
+    """Validate the `n_restarts` and `optimize` hyperparameters shared by both estimators."""
+    check_scalar(n_restarts, "n_restarts", low=0, integer=True)
+    if not isinstance(optimize_flag, (bool, np.bool_)):
+        raise ValueError(f"optimize must be True or False; got {optimize_flag!r}.")
+
+
+def restart_box(X, y_var: float | None, n_length_scales: int) -> np.ndarray:
+    """Log-space box of shape (n_params, 2) from which restarts are drawn.
+
+    ℓ_d log-uniform in [0.05, 2]·(range of input d); σ_f² in [0.1, 10]·var(y) for regression
+    (``y_var``) or [0.3, 30] for classification (``y_var=None``); σ_n² in [1e-3, 1]·var(y).
+    """
+    span = np.ptp(X, axis=0)
+    span = np.where(span > 0, span, 1.0)
+    span = np.full(n_length_scales, span.mean()) if n_length_scales != X.shape[1] else span
+    ell = np.log(np.column_stack([0.05 * span, 2.0 * span]))
+    v = 1.0 if y_var is None or y_var <= 0 else y_var
+    sig = np.log([[0.3, 30.0]]) if y_var is None else np.log([[0.1 * v, 10.0 * v]])
+    rows = [sig, ell] + ([] if y_var is None else [np.log([[1e-3 * v, v]])])
+    return np.vstack(rows)
+
+
+def maximize_log_params(fun, theta0, bounds, n_restarts, rng, box):
+    """Maximise ``fun(θ) -> (value, gradient)`` by L-BFGS-B from θ0 and `n_restarts` random starts.
+
+    Parameters
+    ----------
+    fun : callable
+        Returns the objective and its gradient; may return ``-inf`` where it is undefined.
+    theta0 : ndarray of shape (p,)
+        First start (the estimator's initial hyperparameters), clipped into `bounds`.
+    bounds : ndarray of shape (p, 2)
+        Log-space bounds.
+    box : ndarray of shape (p, 2)
+        Log-space box the restarts are drawn from (uniformly), clipped into `bounds`.
+
+    Returns
+    -------
+    theta : ndarray of shape (p,)
+        The best optimum found.
+    value : float
+        ``fun`` there.
+    """
+    def neg(theta):
+        value, grad = fun(theta)
+        if not np.isfinite(value):
+            return np.inf, np.zeros_like(theta)
+        return -value, -grad
+
+    box = np.clip(box, bounds[:, :1], bounds[:, 1:])
+    starts = [np.clip(theta0, bounds[:, 0], bounds[:, 1])]
+    starts += [rng.uniform(box[:, 0], box[:, 1]) for _ in range(n_restarts)]
+    best = None
+    for start in starts:
+        res = optimize.minimize(neg, start, jac=True, method="L-BFGS-B", bounds=bounds)
+        if best is None or res.fun < best.fun:
+            best = res
+    if not np.isfinite(best.fun):
+        raise ValueError("the marginal likelihood could not be evaluated at any start; check "
+                         "the data scale or pass optimize=False with suitable hyperparameters.")
+    return best.x, -float(best.fun)

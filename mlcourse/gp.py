@@ -1,0 +1,218 @@
+"""Gaussian processes (lecture 002): regression, hyperparameter learning, and re-exports.
+
+=====================================  ==========================================================
+name                                   what
+=====================================  ==========================================================
+:class:`GaussianProcessRegressor`      exact GP regression, GPML Algorithm 2.1; hyperparameters by
+                                       maximising the log marginal likelihood (GPML §5.4.1)
+:class:`GaussianProcessClassifier`     binary Laplace classifier, GPML Algorithms 3.1/3.2/5.1
+                                       (in :mod:`mlcourse.gp_classification`)
+:class:`KalmanGPRegressor`             the finite-basis GP as a Kalman filter over the weights
+                                       (in :mod:`mlcourse.gp_recursive`)
+=====================================  ==========================================================
+
+Notation: targets z (Bishop's t), latent f = y(x), noise variance σ_n² (the lecture's σ_v²),
+K the Gram matrix of the kernel on the training inputs, C_N = K + σ_n² I.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+from scipy import linalg
+
+from ._gp_common import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, cholesky_jitter,
+                         maximize_log_params, restart_box)
+from ._validation import (check_array, check_consistent_length, check_random_state, check_scalar,
+                          check_vector)
+from .base import BaseEstimator
+from .gp_classification import GaussianProcessClassifier
+from .gp_recursive import KalmanGPRegressor
+from .kernels import SquaredExponential
+
+__all__ = ["GaussianProcessRegressor", "GaussianProcessClassifier", "KalmanGPRegressor"]
+
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+def _learnable(kernel) -> bool:
+    return all(hasattr(kernel, a) for a in ("theta", "with_theta", "gradient"))
+
+
+class GaussianProcessRegressor(BaseEstimator):
+    """Gaussian-process regression with a zero-mean prior, GPML Algorithm 2.1.
+
+    z_n = f(x_n) + ε_n with f ~ GP(0, k) and ε_n ~ N(0, σ_n²). The posterior of the latent f at
+    test inputs X* has mean K*ᵀ(K + σ_n² I)⁻¹z and covariance K** − K*ᵀ(K + σ_n² I)⁻¹K*
+    (GPML (2.23)–(2.24); lecture 002 "GP-based prediction" writes the same for z*, adding σ_n²).
+
+    Parameters
+    ----------
+    kernel : callable, optional
+        k(X, Y) with a ``diag(X)`` method; default ``SquaredExponential(1.0, 1.0)``. To learn its
+        hyperparameters it also needs ``theta``, ``with_theta`` and ``gradient`` (as
+        :class:`~mlcourse.kernels.SquaredExponential` has).
+    noise_variance : float ≥ 0
+        σ_n²; the starting value when ``optimize=True``.
+    optimize : bool
+        Fit the kernel's hyperparameters and σ_n² by maximising the log marginal likelihood.
+    n_restarts : int ≥ 0
+        Extra optimiser runs from random starts (the LML can have several local optima).
+    random_state : None, int or numpy.random.Generator
+        Seeds the restarts.
+
+    Attributes
+    ----------
+    kernel_, noise_variance_ : the (fitted) kernel and σ_n²
+    theta_ : ndarray, their log-parameters [ln σ_f², ln ℓ_1, …, ln σ_n²] (learnable kernels)
+    log_marginal_likelihood_value_ : float, ln p(z | X, θ) at them
+    L_ : ndarray (N, N), lower Cholesky factor of K + σ_n² I (+ jitter_ I)
+    alpha_ : ndarray (N,), (K + σ_n² I)⁻¹ z
+    jitter_ : float, diagonal jitter that was needed (0.0 normally)
+    """
+
+    def __init__(self, kernel=None, noise_variance=1e-2, optimize=True, n_restarts=0,
+                 random_state=None):
+        self.kernel = kernel
+        self.noise_variance = noise_variance
+        self.optimize = optimize
+        self.n_restarts = n_restarts
+        self.random_state = random_state
+
+    # --- the log marginal likelihood ---------------------------------------------------------
+
+    @staticmethod
+    def _lml(kernel, theta, X, z, eval_gradient, strict):
+        """ln p(z | X, θ) (GPML (5.8), Alg. 2.1 line 8) and ½ tr[(ααᵀ − C⁻¹) ∂C/∂θ_j] (5.9).
+
+        θ = [kernel.theta, ln σ_n²]. With ``strict`` (inside the optimiser) a failed Cholesky
+        gives −inf instead of jitter.
+        """
+        kernel = kernel.with_theta(theta[:-1])
+        noise = float(np.exp(theta[-1]))
+        if eval_gradient:
+            K, dK = kernel.gradient(X)
+        else:
+            K = kernel(X)
+        K[np.diag_indices_from(K)] += noise
+        if strict:
+            try:
+                L = linalg.cholesky(K, lower=True, check_finite=False)
+            except linalg.LinAlgError:
+                return -np.inf, np.zeros_like(theta)
+        else:
+            L, _ = cholesky_jitter(K, "K + noise_variance·I")
+        alpha = linalg.cho_solve((L, True), z, check_finite=False)
+        value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * _LOG_2PI
+        if not eval_gradient:
+            return value, None
+        W = np.outer(alpha, alpha) - linalg.cho_solve((L, True), np.eye(len(z)),
+                                                      check_finite=False)
+        grad = 0.5 * np.r_[np.einsum("ij,pij->p", W, dK), noise * np.trace(W)]
+        return value, grad
+
+    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
+        """ln p(z | X, θ) = −½ zᵀC⁻¹z − ½ ln|C| − (N/2) ln 2π, with C = K_θ + σ_n² I.
+
+        Parameters
+        ----------
+        theta : array_like of shape (n_kernel_params + 1,), optional
+            Log-parameters [ln σ_f², ln ℓ_1, …, ln σ_n²] (scikit-learn's order for
+            ``ConstantKernel * RBF + WhiteKernel``). Default: the fitted hyperparameters.
+        eval_gradient : bool
+            Also return ∂/∂θ_j = ½ tr[(ααᵀ − C⁻¹) ∂C/∂θ_j], α = C⁻¹z (lecture 002, GPML (5.9)).
+
+        Returns
+        -------
+        value : float
+        gradient : ndarray of shape (n_params,), only with ``eval_gradient=True``
+        """
+        self._check_fitted()
+        if theta is None and not eval_gradient:
+            return self.log_marginal_likelihood_value_
+        if not _learnable(self.kernel_):
+            raise ValueError("this kernel has no log-parameters (theta); log_marginal_likelihood "
+                             "can only be evaluated at the fitted hyperparameters.")
+        if theta is None:
+            if self.noise_variance_ == 0:
+                raise ValueError("the gradient with respect to ln noise_variance is undefined "
+                                 "at noise_variance = 0; pass theta explicitly.")
+            theta = self.theta_
+        theta = np.asarray(theta, dtype=float)
+        if theta.shape != self.theta_.shape or not np.all(np.isfinite(theta)):
+            raise ValueError(f"theta must be a finite vector of length {self.theta_.size}; "
+                             f"got {theta!r}.")
+        value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient,
+                                strict=False)
+        return (float(value), grad) if eval_gradient else float(value)
+
+    # --- fit and predict ---------------------------------------------------------------------
+
+    def fit(self, X, y):
+        """Fit to inputs `X` (n, d) and targets `y` (n,): optionally learn θ, then factorise C."""
+        self._reset()
+        X = check_array(X, "X")
+        z = check_vector(y, "y")
+        check_consistent_length(X=X, y=z)
+        check_scalar(self.noise_variance, "noise_variance", low=0)
+        check_fit_options(self.n_restarts, self.optimize)
+        kernel = copy.deepcopy(SquaredExponential() if self.kernel is None else self.kernel)
+        kernel.diag(X[:1])
+        kernel(X[:1])                       # validates the kernel against the inputs' shape
+        noise = float(self.noise_variance)
+        if self.optimize:
+            if not _learnable(kernel):
+                raise ValueError("optimize=True needs a kernel with theta, with_theta and "
+                                 "gradient (e.g. SquaredExponential); pass optimize=False.")
+            n_k = kernel.theta.size
+            bounds = np.log([PARAM_BOUNDS] * n_k + [NOISE_BOUNDS])
+            box = restart_box(X, float(np.var(z)), n_k - 1)
+            theta0 = np.r_[kernel.theta, np.log(max(noise, NOISE_BOUNDS[0]))]
+            theta, _ = maximize_log_params(
+                lambda t: self._lml(kernel, t, X, z, True, strict=True), theta0, bounds,
+                self.n_restarts, check_random_state(self.random_state), box)
+            kernel, noise = kernel.with_theta(theta[:-1]), float(np.exp(theta[-1]))
+        C = kernel(X)
+        C[np.diag_indices_from(C)] += noise
+        self.L_, self.jitter_ = cholesky_jitter(C, "K + noise_variance·I")
+        self.alpha_ = linalg.cho_solve((self.L_, True), z, check_finite=False)
+        self.X_train_, self.y_train_ = X, z
+        self.kernel_, self.noise_variance_ = kernel, noise
+        self.log_marginal_likelihood_value_ = float(
+            -0.5 * z @ self.alpha_ - np.log(np.diag(self.L_)).sum() - 0.5 * len(z) * _LOG_2PI)
+        if _learnable(kernel):
+            self.theta_ = np.r_[kernel.theta, np.log(noise) if noise > 0 else -np.inf]
+        return self
+
+    def predict(self, X, return_std=False, return_cov=False):
+        """Posterior of the latent f at `X` (m, d): GPML Algorithm 2.1.
+
+        f̄* = K*ᵀα (line 4); v = L⁻¹K* (line 5); V[f*] = K** − vᵀv (line 6). The variance is of
+        the noise-free f; add ``noise_variance_`` for the predictive variance of a new target.
+
+        Returns
+        -------
+        mean : ndarray of shape (m,)
+        std : ndarray of shape (m,), with ``return_std`` (tiny negative variances from rounding
+            are clipped to 0)
+        cov : ndarray of shape (m, m), with ``return_cov``
+        """
+        self._check_fitted()
+        if return_std and return_cov:
+            raise ValueError("return_std and return_cov cannot both be True; the std is the "
+                             "square root of the covariance's diagonal.")
+        X = check_array(X, "X")
+        if X.shape[1] != self.X_train_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
+                             f"{self.X_train_.shape[1]}.")
+        Ks = self.kernel_(X, self.X_train_).T          # (N, m), Fortran order for LAPACK
+        mean = Ks.T @ self.alpha_
+        if not (return_std or return_cov):
+            return mean
+        v = linalg.solve_triangular(self.L_, Ks, lower=True, overwrite_b=True,
+                                    check_finite=False)
+        if return_cov:
+            return mean, self.kernel_(X) - v.T @ v
+        var = self.kernel_.diag(X) - np.einsum("ij,ij->j", v, v)
+        return mean, np.sqrt(np.maximum(var, 0.0))

@@ -1,0 +1,210 @@
+"""Binary Gaussian-process classification with the Laplace approximation (lecture 002).
+
+Latent y = f(x) ~ GP(0, k), labels t ∈ {0, 1} with p(t = 1 | f) = σ(f). The log posterior of
+the latent values f at the training inputs is, up to a constant (lecture 002, GPML (3.12)),
+
+    Ψ(f) = tᵀf − Σ_n ln(1 + e^{f_n}) − ½ fᵀK⁻¹f,
+    ∇Ψ = t − σ(f) − K⁻¹f,        ∇∇Ψ = −(D + K⁻¹),   D = diag(σ(f_n)(1 − σ(f_n))).
+
+The Laplace approximation is N(f̂, (D + K⁻¹)⁻¹) at the mode f̂ = K(t − σ(f̂)), found by Newton's
+method in the stable form of GPML Algorithm 3.1 (only B = I + D^½ K D^½, whose eigenvalues are
+≥ 1, is factorised). Predictions follow GPML Algorithm 3.2; the class probability uses the probit
+approximation :func:`mlcourse.laplace.probit_approximation`.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+
+import numpy as np
+from scipy import linalg
+
+from ._gp_common import (PARAM_BOUNDS, check_fit_options, maximize_log_params, restart_box)
+from ._validation import check_array, check_consistent_length, check_random_state, encode_labels
+from .base import BaseEstimator, ClassifierMixin
+from .kernels import SquaredExponential
+from .laplace import probit_approximation
+from .special import log_sigmoid, sigmoid
+
+__all__ = ["GaussianProcessClassifier", "laplace_mode"]
+
+# Newton's method stops when Ψ increases by less than NEWTON_TOL (absolute, in nats); Ψ is
+# concave, so this is reached in a handful of iterations. Step halving guards the rare overshoot.
+NEWTON_TOL, NEWTON_MAX_ITER = 1e-10, 100
+
+
+def _psi(a, f, t):
+    return -0.5 * a @ f + log_sigmoid((2.0 * t - 1.0) * f).sum()
+
+
+def laplace_mode(K, t):
+    """Mode of the latent posterior and the Laplace log marginal likelihood, GPML Algorithm 3.1.
+
+    Parameters
+    ----------
+    K : ndarray of shape (n, n)
+        Prior covariance of the latent values at the training inputs.
+    t : ndarray of shape (n,)
+        0/1 labels.
+
+    Returns
+    -------
+    dict with
+        ``f`` — the mode f̂ (n,); ``a`` — K⁻¹f̂ = t − σ(f̂); ``pi`` — σ(f̂); ``W_sr`` — D^½;
+        ``L`` — Cholesky factor of B = I + D^½ K D^½ at f̂; ``lml`` — the approximate
+        ln q(t | X) = −½ f̂ᵀK⁻¹f̂ + ln p(t | f̂) − ½ ln|B|  (GPML (3.32)).
+    """
+    n = len(t)
+    a, f = np.zeros(n), np.zeros(n)
+    psi = _psi(a, f, t)
+    for _ in range(NEWTON_MAX_ITER):
+        pi = sigmoid(f)
+        W_sr = np.sqrt(pi * (1.0 - pi))
+        L = linalg.cholesky(np.eye(n) + W_sr[:, None] * K * W_sr, lower=True, check_finite=False)
+        b = W_sr**2 * f + (t - pi)
+        a_new = b - W_sr * linalg.cho_solve((L, True), W_sr * (K @ b), check_finite=False)
+        step = 1.0
+        while True:                                       # halve the step if Ψ went down
+            a_try = a + step * (a_new - a)
+            f_try = K @ a_try
+            psi_try = _psi(a_try, f_try, t)
+            if psi_try >= psi or step < 1e-6:
+                break
+            step /= 2.0
+        a, f, gain, psi = a_try, f_try, psi_try - psi, psi_try
+        if gain < NEWTON_TOL:
+            break
+    else:
+        warnings.warn(f"Newton's method did not converge in {NEWTON_MAX_ITER} iterations.",
+                      RuntimeWarning, stacklevel=2)
+    pi = sigmoid(f)
+    W_sr = np.sqrt(pi * (1.0 - pi))
+    L = linalg.cholesky(np.eye(n) + W_sr[:, None] * K * W_sr, lower=True, check_finite=False)
+    return {"f": f, "a": t - pi, "pi": pi, "W_sr": W_sr, "L": L,
+            "lml": float(_psi(a, f, t) - np.log(np.diag(L)).sum())}
+
+
+class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
+    """Binary GP classifier with the Laplace approximation (GPML Algorithms 3.1, 3.2, 5.1).
+
+    Parameters
+    ----------
+    kernel : callable, optional
+        Covariance of the latent function; default ``SquaredExponential(1.0, 1.0)``.
+        Learning its hyperparameters needs ``theta``, ``with_theta`` and ``gradient``.
+    optimize : bool
+        Maximise the approximate log marginal likelihood ln q(t | X, θ) over the kernel's θ.
+    n_restarts : int ≥ 0
+        Extra optimiser runs from random starts.
+    random_state : None, int or numpy.random.Generator
+
+    Attributes
+    ----------
+    classes_ : the two labels; the second is the "positive" class t = 1
+    kernel_ : the (fitted) kernel
+    latent_mode_ : ndarray (N,), f̂
+    log_marginal_likelihood_value_ : float, ln q(t | X, θ) at ``kernel_``
+    """
+
+    def __init__(self, kernel=None, optimize=True, n_restarts=0, random_state=None):
+        self.kernel = kernel
+        self.optimize = optimize
+        self.n_restarts = n_restarts
+        self.random_state = random_state
+
+    @staticmethod
+    def _lml(kernel, theta, X, t, eval_gradient):
+        """ln q(t | X, θ) and its gradient, GPML Algorithm 5.1 (explicit + implicit terms)."""
+        kernel = kernel.with_theta(theta)
+        K, dK = kernel.gradient(X) if eval_gradient else (kernel(X), None)
+        try:
+            m = laplace_mode(K, t)
+        except linalg.LinAlgError:
+            return -np.inf, np.zeros_like(theta)
+        if not eval_gradient:
+            return m["lml"], None
+        pi, W_sr, L = m["pi"], m["W_sr"], m["L"]
+        R = W_sr[:, None] * linalg.cho_solve((L, True), np.diag(W_sr), check_finite=False)
+        C = linalg.solve_triangular(L, W_sr[:, None] * K, lower=True, check_finite=False)
+        # ∂ ln q/∂f̂ = −½ diag[(K⁻¹ + D)⁻¹] ∂D/∂f̂, with ∂D_nn/∂f_n = π(1 − π)(1 − 2π)
+        s2 = -0.5 * (np.diag(K) - np.einsum("ij,ij->j", C, C)) * pi * (1 - pi) * (1 - 2 * pi)
+        grad = np.empty(len(theta))
+        for j, dKj in enumerate(dK):
+            s1 = 0.5 * m["a"] @ dKj @ m["a"] - 0.5 * np.sum(R * dKj)     # explicit
+            b = dKj @ m["a"]
+            grad[j] = s1 + s2 @ (b - K @ (R @ b))                          # + implicit, via f̂
+        return m["lml"], grad
+
+    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
+        """Laplace approximation ln q(t | X, θ) (GPML (3.32)); θ = kernel log-parameters.
+
+        Without `theta`: at the fitted kernel. With ``eval_gradient``: also ∂/∂θ (Alg. 5.1).
+        """
+        self._check_fitted()
+        if theta is None and not eval_gradient:
+            return self.log_marginal_likelihood_value_
+        theta = self.kernel_.theta if theta is None else np.asarray(theta, dtype=float)
+        if theta.shape != self.kernel_.theta.shape or not np.all(np.isfinite(theta)):
+            raise ValueError(f"theta must be a finite vector of length "
+                             f"{self.kernel_.theta.size}; got {theta!r}.")
+        value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient)
+        return (float(value), grad) if eval_gradient else float(value)
+
+    def fit(self, X, y):
+        """Fit to inputs `X` (n, d) and two-class labels `y` (n,)."""
+        self._reset()
+        X = check_array(X, "X")
+        self.classes_, t = encode_labels(y, "y", n_classes=2)
+        check_consistent_length(X=X, y=t)
+        check_fit_options(self.n_restarts, self.optimize)
+        kernel = copy.deepcopy(SquaredExponential() if self.kernel is None else self.kernel)
+        kernel(X[:1])
+        t = t.astype(float)
+        if self.optimize:
+            if not all(hasattr(kernel, a) for a in ("theta", "with_theta", "gradient")):
+                raise ValueError("optimize=True needs a kernel with theta, with_theta and "
+                                 "gradient (e.g. SquaredExponential); pass optimize=False.")
+            n_k = kernel.theta.size
+            theta, _ = maximize_log_params(
+                lambda th: self._lml(kernel, th, X, t, True), kernel.theta,
+                np.log([PARAM_BOUNDS] * n_k), self.n_restarts,
+                check_random_state(self.random_state), restart_box(X, None, n_k - 1))
+            kernel = kernel.with_theta(theta)
+        m = laplace_mode(kernel(X), t)
+        self.X_train_, self.y_train_, self.kernel_ = X, t, kernel
+        self.latent_mode_, self.pi_, self.W_sr_, self.L_ = m["f"], m["pi"], m["W_sr"], m["L"]
+        self.log_marginal_likelihood_value_ = m["lml"]
+        return self
+
+    def latent_mean_and_variance(self, X):
+        """Laplace predictive of the latent f* at `X` (m, d), GPML Algorithm 3.2 lines 4–6.
+
+        mean = k*ᵀ(t − σ(f̂))  (lecture 002: ŷ(x) = kᵀ(z − σ(ŷ)));
+        var  = k(x*, x*) − k*ᵀ(K + D⁻¹)⁻¹k*  (GPML (3.24); computed as k** − ‖L⁻¹D^½k*‖²).
+
+        Returns
+        -------
+        mean, var : ndarray of shape (m,)
+        """
+        self._check_fitted()
+        X = check_array(X, "X")
+        if X.shape[1] != self.X_train_.shape[1]:
+            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
+                             f"{self.X_train_.shape[1]}.")
+        Ks = self.kernel_(self.X_train_, X)
+        mean = Ks.T @ (self.y_train_ - self.pi_)
+        v = linalg.solve_triangular(self.L_, self.W_sr_[:, None] * Ks, lower=True,
+                                    check_finite=False)
+        var = self.kernel_.diag(X) - np.einsum("ij,ij->j", v, v)
+        return mean, np.maximum(var, 0.0)
+
+    def predict_proba(self, X):
+        """[P(classes_[0] | x), P(classes_[1] | x)], shape (m, 2).
+
+        P(t = 1 | x) = ∫ σ(f*) N(f* | mean, var) df* ≈ σ(κ(var)·mean), the probit approximation
+        (Bishop (4.153)–(4.155)).
+        """
+        mean, var = self.latent_mean_and_variance(X)
+        p = probit_approximation(mean, var)
+        return np.column_stack([1.0 - p, p])

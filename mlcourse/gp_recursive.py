@@ -1,0 +1,136 @@
+"""The finite-basis Gaussian process as a Kalman filter over the weights (lecture 002).
+
+With a finite basis φ(x) of M functions, the GP with kernel σ_w² φ(x)ᵀφ(x′) is Bayesian linear
+regression, and its weight posterior can be updated one measurement at a time. The state is the
+weight vector, constant in "time" (identity transition, no process noise):
+
+    w^{n+1} = w^n,  w^0 ~ N(0, σ_w² I);    z_n = φ(x_n)ᵀ w^n + v_n,  v_n ~ N(0, σ_v²).
+
+Each measurement costs O(M²), whatever the number of points seen before, but the kernel trick is
+lost: the filter needs φ(x) explicitly.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_array, check_consistent_length, check_scalar, check_vector
+from .base import BaseEstimator
+from .kernels import BasisKernel
+
+__all__ = ["KalmanGPRegressor", "affine_basis"]
+
+_LOG_2PI = np.log(2.0 * np.pi)
+
+
+def affine_basis(X) -> np.ndarray:
+    """φ(x) = [1, x_1, …, x_p]: the lecture's p + 1 features (a bias and the inputs)."""
+    X = np.asarray(X, dtype=float)
+    return np.column_stack([np.ones(len(X)), X])
+
+
+class KalmanGPRegressor(BaseEstimator):
+    """Recursive (Kalman-filter) Bayesian linear regression = a GP with a degenerate kernel.
+
+    Measurement update for a new point (x, z), from (ŵ, Σ) = (ŵ^{N−1|N−1}, Σ^{N−1|N−1}):
+
+    ====================  ============================================  ========================
+    innovation            e = z − φᵀŵ                                   lecture 002
+    innovation variance   s = σ_v² + φᵀΣφ                               denominator of K_N
+    Kalman gain           K_N = Σφ / s  (= Σ^{N|N}φ / σ_v²)             lecture 002
+    mean                  ŵ ← ŵ + K_N e
+    covariance            Σ ← Σ − (Σφ)(Σφ)ᵀ / s  (= (I − K_N φᵀ)Σ)       Bishop (3.51) recursively
+    ====================  ============================================  ========================
+
+    After all N points, (ŵ, Σ) is the batch posterior (Bishop (3.53)–(3.54) with
+    α = σ_w⁻², β = σ_v⁻²), and the predictions equal those of a GP with the kernel
+    :class:`~mlcourse.kernels.BasisKernel` (σ_w² φᵀφ).
+
+    Parameters
+    ----------
+    basis : callable, optional
+        Maps inputs (n, p) to the design matrix Φ (n, M); default :func:`affine_basis`.
+    weight_variance : float > 0
+        Prior variance σ_w² of each weight.
+    noise_variance : float > 0
+        Measurement-noise variance σ_v².
+
+    Attributes
+    ----------
+    mean_ : ndarray (M,), ŵ^{N|N}
+    cov_ : ndarray (M, M), Σ^{N|N}
+    n_seen_ : int, N
+    innovations_, innovation_variances_ : ndarray (N,), e_n and s_n of every update
+    log_marginal_likelihood_value_ : float, Σ_n ln N(e_n | 0, s_n) = ln p(z_1, …, z_N)
+        (the prediction-error decomposition of the marginal likelihood)
+    """
+
+    def __init__(self, basis=None, weight_variance=1.0, noise_variance=1e-2):
+        self.basis = basis
+        self.weight_variance = weight_variance
+        self.noise_variance = noise_variance
+
+    def _features(self, X):
+        return BasisKernel(affine_basis if self.basis is None else self.basis,
+                           self.weight_variance).features(X)
+
+    def _start(self, n_features):
+        self.mean_ = np.zeros(n_features)
+        self.cov_ = self.weight_variance * np.eye(n_features)
+        self.n_seen_ = 0
+        self.innovations_ = np.empty(0)
+        self.innovation_variances_ = np.empty(0)
+        self.log_marginal_likelihood_value_ = 0.0
+
+    def fit(self, X, y):
+        """Start from the prior and apply one measurement update per row of `X`, in order."""
+        self._reset()
+        return self.partial_fit(X, y)
+
+    def partial_fit(self, X, y):
+        """Apply measurement updates for the rows of `X` (n, p) and targets `y` (n,), in order."""
+        X = check_array(X, "X")
+        z = check_vector(y, "y")
+        check_consistent_length(X=X, y=z)
+        check_scalar(self.weight_variance, "weight_variance", low=0, low_inclusive=False)
+        check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
+        Phi = self._features(X)
+        if not hasattr(self, "mean_"):
+            self._n_inputs = X.shape[1]
+            self._start(Phi.shape[1])
+        elif X.shape[1] != self._n_inputs:
+            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
+                             f"{self._n_inputs}.")
+        w, S, var_v = self.mean_.copy(), self.cov_.copy(), float(self.noise_variance)
+        e, s = np.empty(len(z)), np.empty(len(z))
+        for n, (phi, zn) in enumerate(zip(Phi, z)):
+            u = S @ phi
+            s[n] = var_v + phi @ u                  # innovation variance
+            e[n] = zn - phi @ w                     # innovation
+            w += u * (e[n] / s[n])                  # ŵ + K_N e, K_N = Σφ/s
+            S -= np.outer(u, u) / s[n]              # (I − K_N φᵀ)Σ, kept exactly symmetric
+        self.mean_, self.cov_ = w, S
+        self.n_seen_ += len(z)
+        self.innovations_ = np.r_[self.innovations_, e]
+        self.innovation_variances_ = np.r_[self.innovation_variances_, s]
+        self.log_marginal_likelihood_value_ += float(
+            -0.5 * np.sum(e**2 / s + np.log(s) + _LOG_2PI))
+        return self
+
+    def predict(self, X, return_std=False):
+        """Posterior of the latent f = φᵀw at `X`: mean φᵀŵ, variance φᵀΣφ.
+
+        The lecture's Var{z^{N+1}} = φᵀΣ^{N|N}φ + σ_v² adds the noise variance: it is the
+        innovation variance of the next measurement.
+        """
+        self._check_fitted()
+        X = check_array(X, "X")
+        if X.shape[1] != self._n_inputs:
+            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
+                             f"{self._n_inputs}.")
+        Phi = self._features(X)
+        mean = Phi @ self.mean_
+        if not return_std:
+            return mean
+        var = np.einsum("ij,jk,ik->i", Phi, self.cov_, Phi)
+        return mean, np.sqrt(np.maximum(var, 0.0))

@@ -1,0 +1,310 @@
+"""Gaussian processes: regression, learning, the Kalman form and Laplace classification.
+
+Compared with scikit-learn's GaussianProcessRegressor/Classifier at fixed kernels, with SciPy's
+multivariate normal, with finite differences for the gradients, and with the batch posterior for
+the recursive form; plus the bad inputs.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+from sklearn.gaussian_process import GaussianProcessClassifier as SkGPC
+from sklearn.gaussian_process import GaussianProcessRegressor as SkGPR
+from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
+
+from mlcourse._validation import NotFittedError
+from mlcourse.gp import GaussianProcessClassifier, GaussianProcessRegressor, KalmanGPRegressor
+from mlcourse.gp_recursive import affine_basis
+from mlcourse.kernels import BasisKernel, SquaredExponential
+
+
+@pytest.fixture
+def regression(rng):
+    X = rng.uniform(-3, 3, (40, 2))
+    y = np.sin(X[:, 0]) + 0.3 * X[:, 1] + rng.normal(0, 0.1, 40)
+    return X, y, rng.uniform(-3, 3, (15, 2))
+
+
+@pytest.fixture
+def classification(rng):
+    X = rng.normal(size=(50, 2))
+    t = (X[:, 0] ** 2 + X[:, 1] + 0.5 * rng.normal(size=50) > 0.7).astype(int)
+    return X, t, rng.normal(size=(20, 2))
+
+
+def sk_regressor(sf2, ell, noise, X, y):
+    kernel = ConstantKernel(sf2) * RBF(ell) + WhiteKernel(noise)
+    return SkGPR(kernel, optimizer=None, alpha=0.0).fit(X, y)
+
+
+# --- kernel derivatives ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ell", [0.7, [0.5, 2.0]])
+def test_kernel_gradient_matches_finite_differences(rng, ell):
+    X = rng.normal(size=(6, 2))
+    k = SquaredExponential(ell, 1.3)
+    K, dK = k.gradient(X)
+    np.testing.assert_allclose(K, k(X), rtol=1e-14)
+    assert dK.shape == (k.theta.size, 6, 6)
+    h = 1e-6
+    for j, e in enumerate(np.eye(k.theta.size)):
+        fd = (k.with_theta(k.theta + h * e)(X) - k.with_theta(k.theta - h * e)(X)) / (2 * h)
+        np.testing.assert_allclose(dK[j], fd, rtol=1e-6, atol=1e-9)
+    # theta is scikit-learn's order for ConstantKernel * RBF, and with_theta inverts it
+    sk = ConstantKernel(1.3) * RBF(ell)
+    np.testing.assert_allclose(k.theta, sk.theta, rtol=1e-14)
+    np.testing.assert_allclose(k.with_theta(k.theta)(X), K, rtol=1e-14)
+    np.testing.assert_allclose(dK.transpose(1, 2, 0), sk(X, eval_gradient=True)[1], rtol=1e-10,
+                               atol=1e-14)
+
+
+def test_kernel_theta_bad_input():
+    with pytest.raises(ValueError, match="theta must be a finite vector of length 2"):
+        SquaredExponential(1.0).with_theta([0.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="length_scale must be positive"):
+        SquaredExponential(-1.0).theta
+
+
+def test_basis_kernel(rng):
+    X = rng.normal(size=(5, 1))
+    k = BasisKernel(affine_basis, 2.0)
+    np.testing.assert_allclose(k(X), 2.0 * (1 + X @ X.T), rtol=1e-14)
+    np.testing.assert_allclose(k.diag(X), np.diag(k(X)), rtol=1e-14)
+    with pytest.raises(ValueError, match="basis must be callable"):
+        BasisKernel("nope")(X)
+    with pytest.raises(ValueError, match="variance must be > 0"):
+        BasisKernel(affine_basis, 0.0)(X)
+
+
+# --- regression -----------------------------------------------------------------------------------
+
+def test_regressor_matches_sklearn_at_fixed_kernel(regression):
+    X, y, Xs = regression
+    ours = GaussianProcessRegressor(SquaredExponential([0.8, 1.5], 1.2), noise_variance=0.05,
+                                    optimize=False).fit(X, y)
+    sk = sk_regressor(1.2, [0.8, 1.5], 0.05, X, y)
+    assert ours.log_marginal_likelihood_value_ == pytest.approx(sk.log_marginal_likelihood_value_,
+                                                                rel=1e-12)
+    mean, std = ours.predict(Xs, return_std=True)
+    sk_mean, sk_cov = sk.predict(Xs, return_cov=True)
+    np.testing.assert_allclose(mean, sk_mean, rtol=1e-10, atol=1e-12)
+    # our std is of the latent f; sklearn's covariance includes the WhiteKernel noise
+    np.testing.assert_allclose(std**2, np.diag(sk_cov) - 0.05, rtol=1e-9, atol=1e-12)
+    _, cov = ours.predict(Xs, return_cov=True)
+    np.testing.assert_allclose(cov, sk_cov - 0.05 * np.eye(len(Xs)), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(ours.predict(Xs), mean)
+
+
+def test_lml_and_gradient(regression):
+    X, y, _ = regression
+    ours = GaussianProcessRegressor(SquaredExponential([1.0, 1.0]), optimize=False).fit(X, y)
+    theta = np.log([1.4, 0.6, 2.0, 0.03])
+    value, grad = ours.log_marginal_likelihood(theta, eval_gradient=True)
+    sk_value, sk_grad = sk_regressor(1.0, [1.0, 1.0], 0.01, X, y).log_marginal_likelihood(
+        theta, eval_gradient=True)
+    assert value == pytest.approx(sk_value, rel=1e-12)
+    np.testing.assert_allclose(grad, sk_grad, rtol=1e-9)
+    C = SquaredExponential([0.6, 2.0], 1.4)(X) + 0.03 * np.eye(len(y))
+    assert value == pytest.approx(stats.multivariate_normal(np.zeros(len(y)), C).logpdf(y),
+                                  rel=1e-12)
+    h = 1e-5
+    fd = [(ours.log_marginal_likelihood(theta + h * e) - ours.log_marginal_likelihood(theta - h * e))
+          / (2 * h) for e in np.eye(4)]
+    np.testing.assert_allclose(grad, fd, rtol=1e-6, atol=1e-8)
+    # no argument: the fitted hyperparameters
+    assert ours.log_marginal_likelihood() == ours.log_marginal_likelihood_value_
+    v, g = ours.log_marginal_likelihood(eval_gradient=True)
+    assert v == pytest.approx(ours.log_marginal_likelihood_value_, rel=1e-12) and g.shape == (4,)
+
+
+def test_optimisation_finds_sklearns_optimum(regression):
+    X, y, _ = regression
+    ours = GaussianProcessRegressor(SquaredExponential([1.0, 1.0]), noise_variance=0.1,
+                                    n_restarts=2, random_state=0).fit(X, y)
+    sk = SkGPR(ConstantKernel(1.0) * RBF([1.0, 1.0]) + WhiteKernel(0.1), alpha=0.0,
+               n_restarts_optimizer=2, random_state=0).fit(X, y)
+    assert ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
+    np.testing.assert_allclose(ours.theta_, sk.kernel_.theta, rtol=1e-3, atol=1e-3)
+    np.testing.assert_allclose(ours.log_marginal_likelihood(eval_gradient=True)[1], 0, atol=1e-3)
+    assert ours.noise_variance_ == pytest.approx(np.exp(ours.theta_[-1]))
+    # the input estimator is not modified; a refit gives the same result
+    assert ours.kernel.length_scale == [1.0, 1.0]
+    again = ours.fit(X, y)
+    np.testing.assert_allclose(again.theta_, ours.theta_)
+
+
+def test_duplicates_with_zero_noise_warn_about_jitter(rng):
+    X = np.repeat(rng.normal(size=(5, 1)), 2, axis=0)
+    y = np.repeat(rng.normal(size=5), 2)
+    with pytest.warns(RuntimeWarning, match="added jitter"):
+        gp = GaussianProcessRegressor(noise_variance=0.0, optimize=False).fit(X, y)
+    assert gp.jitter_ > 0
+    assert np.all(np.isfinite(gp.predict(X, return_std=True)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert GaussianProcessRegressor(optimize=False).fit(X, y).jitter_ == 0.0
+
+
+@pytest.mark.parametrize("kwargs, X, y, match", [
+    ({}, [[0.0], [np.nan]], [1.0, 2.0], "X contains NaN"),
+    ({}, [[0.0], [1.0]], [1.0, np.nan], "y contains NaN"),
+    ({}, [[0.0], [1.0]], [1.0, 2.0, 3.0], "Inconsistent numbers of samples"),
+    ({"noise_variance": -1.0}, [[0.0], [1.0]], [1.0, 2.0], "noise_variance must be >= 0"),
+    ({"kernel": SquaredExponential(0.0)}, [[0.0], [1.0]], [1.0, 2.0], "length_scale must be positive"),
+    ({"kernel": SquaredExponential([1.0, 1.0, 1.0])}, [[0.0, 1.0]], [1.0], "length_scale has 3"),
+    ({"n_restarts": -1}, [[0.0], [1.0]], [1.0, 2.0], "n_restarts must be >= 0"),
+    ({"optimize": "yes"}, [[0.0], [1.0]], [1.0, 2.0], "optimize must be True or False"),
+    ({"kernel": BasisKernel(affine_basis)}, [[0.0], [1.0]], [1.0, 2.0], "optimize=True needs"),
+])
+def test_regressor_bad_input(kwargs, X, y, match):
+    with pytest.raises(ValueError, match=match):
+        GaussianProcessRegressor(**kwargs).fit(X, y)
+
+
+def test_regressor_bad_calls(regression):
+    X, y, Xs = regression
+    with pytest.raises(NotFittedError):
+        GaussianProcessRegressor().predict(Xs)
+    gp = GaussianProcessRegressor(optimize=False).fit(X, y)
+    with pytest.raises(ValueError, match="3 features"):
+        gp.predict(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="cannot both be True"):
+        gp.predict(Xs, return_std=True, return_cov=True)
+    with pytest.raises(ValueError, match="theta must be a finite vector of length 3"):
+        gp.log_marginal_likelihood([0.0, 0.0])
+    zero = GaussianProcessRegressor(noise_variance=0.0, optimize=False).fit(X, y)
+    with pytest.raises(ValueError, match="undefined at noise_variance = 0"):
+        zero.log_marginal_likelihood(eval_gradient=True)
+
+
+# --- the Kalman-filter form -----------------------------------------------------------------------
+
+def bumps(X):
+    return np.exp(-0.5 * (np.asarray(X)[:, :1] - np.linspace(-3, 3, 7)) ** 2)
+
+
+def test_kalman_equals_batch_posterior_and_gp(rng):
+    X = rng.uniform(-3, 3, (30, 1))
+    y = np.sin(X[:, 0]) + rng.normal(0, 0.1, 30)
+    kf = KalmanGPRegressor(bumps, weight_variance=2.0, noise_variance=0.01).fit(X, y)
+    Phi = bumps(X)
+    S = np.linalg.inv(np.eye(7) / 2.0 + Phi.T @ Phi / 0.01)   # a 7 x 7 reference
+    np.testing.assert_allclose(kf.cov_, S, rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(kf.mean_, S @ Phi.T @ y / 0.01, rtol=1e-8, atol=1e-10)
+    gp = GaussianProcessRegressor(BasisKernel(bumps, 2.0), noise_variance=0.01,
+                                  optimize=False).fit(X, y)
+    Xs = np.linspace(-4, 4, 9)[:, None]
+    for a, b in zip(kf.predict(Xs, return_std=True), gp.predict(Xs, return_std=True)):
+        np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-10)
+    assert kf.log_marginal_likelihood_value_ == pytest.approx(gp.log_marginal_likelihood_value_,
+                                                              rel=1e-10)
+    # partial_fit in two chunks == fit on everything; one step's innovation variance
+    two = KalmanGPRegressor(bumps, 2.0, 0.01).partial_fit(X[:10], y[:10]).partial_fit(X[10:], y[10:])
+    np.testing.assert_allclose(two.mean_, kf.mean_, rtol=1e-10)
+    assert two.n_seen_ == 30 and two.innovations_.shape == (30,)
+    _, std = KalmanGPRegressor(bumps, 2.0, 0.01).fit(X[:29], y[:29]).predict(X[29:], True)
+    assert kf.innovation_variances_[-1] == pytest.approx(std[0] ** 2 + 0.01, rel=1e-12)
+
+
+def test_kalman_default_basis_is_affine(rng):
+    X = rng.normal(size=(20, 2))
+    y = X @ [1.0, -2.0] + 0.5 + rng.normal(0, 0.1, 20)
+    kf = KalmanGPRegressor(noise_variance=0.01).fit(X, y)
+    assert kf.mean_.shape == (3,)
+    np.testing.assert_allclose(kf.mean_, [0.5, 1.0, -2.0], atol=0.1)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"noise_variance": 0.0}, "noise_variance must be > 0"),
+    ({"weight_variance": -1.0}, "weight_variance must be > 0"),
+    ({"basis": 3}, "basis must be callable"),
+])
+def test_kalman_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        KalmanGPRegressor(**kwargs).fit([[0.0], [1.0]], [0.0, 1.0])
+
+
+def test_kalman_bad_calls():
+    with pytest.raises(NotFittedError):
+        KalmanGPRegressor().predict([[0.0]])
+    kf = KalmanGPRegressor().fit([[0.0], [1.0]], [0.0, 1.0])
+    with pytest.raises(ValueError, match="2 features"):
+        kf.partial_fit([[0.0, 1.0]], [1.0])
+    with pytest.raises(ValueError, match="y contains NaN"):
+        kf.partial_fit([[0.0]], [np.nan])
+
+
+# --- classification -------------------------------------------------------------------------------
+
+def test_classifier_matches_sklearn_laplace(classification):
+    X, t, Xs = classification
+    ours = GaussianProcessClassifier(SquaredExponential(0.9, 4.0), optimize=False).fit(X, t)
+    sk = SkGPC(ConstantKernel(4.0) * RBF(0.9), optimizer=None).fit(X, t)
+    np.testing.assert_allclose(ours.latent_mode_, sk.base_estimator_.f_cached, atol=1e-6)
+    assert ours.log_marginal_likelihood_value_ == pytest.approx(
+        sk.log_marginal_likelihood_value_, abs=1e-6)
+    mean, var = ours.latent_mean_and_variance(Xs)
+    sk_mean, sk_var = sk.latent_mean_and_variance(Xs)
+    np.testing.assert_allclose(mean, sk_mean, atol=1e-6)
+    np.testing.assert_allclose(var, sk_var, atol=1e-6)
+    # probabilities: sklearn uses a different approximation to the same integral
+    proba = ours.predict_proba(Xs)
+    assert proba.shape == (20, 2)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_allclose(proba, sk.predict_proba(Xs), atol=0.02)
+    # ... and ours is close to the Monte Carlo value of ∫σ(a)N(a | mean, var)da
+    z = np.random.default_rng(0).standard_normal((100_000, 1))
+    mc = (1 / (1 + np.exp(-(mean + np.sqrt(var) * z)))).mean(axis=0)
+    np.testing.assert_allclose(proba[:, 1], mc, atol=0.02)
+    np.testing.assert_array_equal(ours.predict(Xs), np.where(proba[:, 1] > 0.5, 1, 0))
+
+
+def test_classifier_lml_gradient(classification):
+    X, t, _ = classification
+    ours = GaussianProcessClassifier(SquaredExponential(1.0, 1.0), optimize=False).fit(X, t)
+    theta = np.log([3.0, 0.8])
+    value, grad = ours.log_marginal_likelihood(theta, eval_gradient=True)
+    sk = SkGPC(ConstantKernel(1.0) * RBF(1.0), optimizer=None).fit(X, t)
+    sk_value, sk_grad = sk.log_marginal_likelihood(theta, eval_gradient=True)
+    assert value == pytest.approx(sk_value, abs=1e-6)
+    np.testing.assert_allclose(grad, sk_grad, rtol=1e-5, atol=1e-6)
+    h = 1e-4
+    fd = [(ours.log_marginal_likelihood(theta + h * e) - ours.log_marginal_likelihood(theta - h * e))
+          / (2 * h) for e in np.eye(2)]
+    np.testing.assert_allclose(grad, fd, rtol=1e-4, atol=1e-6)
+
+
+def test_classifier_fit_and_labels(classification):
+    X, t, Xs = classification
+    labels = np.array(["benign", "malignant"])[t]
+    ours = GaussianProcessClassifier(n_restarts=1, random_state=0).fit(X, labels)
+    sk = SkGPC(ConstantKernel(1.0) * RBF(1.0), n_restarts_optimizer=1, random_state=0).fit(X, t)
+    assert ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
+    assert set(ours.predict(Xs)) <= {"benign", "malignant"}
+    assert ours.score(X, labels) > 0.7
+
+
+@pytest.mark.parametrize("X, y, match", [
+    ([[0.0], [1.0], [2.0]], [0, 1, 2], "3 classes.*exactly 2"),
+    ([[0.0], [np.nan]], [0, 1], "X contains NaN"),
+    ([[0.0], [1.0]], [0, 1, 1], "Inconsistent numbers of samples"),
+    ([[0.0], [1.0]], [1, 1], "single class"),
+])
+def test_classifier_bad_input(X, y, match):
+    with pytest.raises(ValueError, match=match):
+        GaussianProcessClassifier().fit(X, y)
+
+
+def test_classifier_bad_calls(classification):
+    X, t, _ = classification
+    with pytest.raises(NotFittedError):
+        GaussianProcessClassifier().predict_proba(X)
+    with pytest.raises(ValueError, match="length_scale must be positive"):
+        GaussianProcessClassifier(SquaredExponential(0.0)).fit(X, t)
+    clf = GaussianProcessClassifier(optimize=False).fit(X, t)
+    with pytest.raises(ValueError, match="1 features"):
+        clf.latent_mean_and_variance([[0.0]])
+    with pytest.raises(ValueError, match="theta must be a finite vector of length 2"):
+        clf.log_marginal_likelihood([0.0])
