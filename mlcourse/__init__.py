@@ -12,7 +12,7 @@ from importlib import import_module as _import_module
 __version__ = "0.1.0"
 
 _SUBMODULES = {"base", "checks", "datasets", "kernels", "laplace", "metrics", "plotting", "special",
-               "widgets"}
+               "rvm", "widgets"}
 
 
 def __getattr__(name):
