@@ -16,9 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, lapack, solve_triangular
 
-# A weight whose prior precision exceeds PRUNE_ALPHA is pruned (α → ∞). The loops apply it to
-# unit-norm basis functions, so a pruned weight has prior standard deviation < 1e-6 and changes
-# no prediction by more than 1e-6·‖t‖-ish: far below any noise level we can estimate.
+# A weight whose prior precision exceeds PRUNE_ALPHA is pruned (α → ∞). The loops (fit_em,
+# fit_sequential) apply it to unit-norm basis functions and unit-RMS targets, where a pruned
+# weight has prior standard deviation < 1e-6 and so moves no prediction by more than about 1e-6
+# of the targets' RMS: far below any noise level we can estimate. `reestimate` applies it as is.
 PRUNE_ALPHA = 1e12
 # Cholesky of the scaled posterior precision (unit diagonal) is retried with this relative jitter,
 # growing tenfold per failure. It is only ever needed when Φ has (numerically) duplicate columns.
