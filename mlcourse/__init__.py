@@ -24,6 +24,7 @@ _SUBMODULES = {
     "metrics",
     "pca",
     "plotting",
+    "rvm",
     "special",
     "widgets",
 }

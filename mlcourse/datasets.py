@@ -44,3 +44,45 @@ def gaussian_classes(n_per_class, means, cov, random_state=None):
     X = np.vstack([m + rng.standard_normal((int(c), d)) @ chol.T for m, c in zip(means, counts)])
     y = np.repeat(np.arange(k), counts)
     return X, y
+
+
+__all__ += ["sinc", "sinc_data"]
+
+
+def sinc(x):
+    """sinc(x) = sin(x)/x with sinc(0) = 1 (unnormalised; ``np.sinc`` is sin(πx)/(πx))."""
+    return np.sinc(np.asarray(x, dtype=float) / np.pi)
+
+
+def sinc_data(n_samples: int = 100, noise_std: float = 0.0, *, low: float = -10.0,
+              high: float = 10.0, grid: bool = True, random_state=None):
+    """Tipping's (2001) sinc regression data: t = sin(x)/x + ε, ε ~ N(0, noise_std²).
+
+    Parameters
+    ----------
+    n_samples : int
+        Number of points N.
+    noise_std : float ≥ 0
+        Standard deviation of the Gaussian noise (0: noise-free).
+    low, high : float
+        The input interval.
+    grid : bool
+        ``True``: N uniformly spaced inputs ``linspace(low, high, N)`` (Tipping's §4.1);
+        ``False``: N inputs drawn uniformly at random from [low, high).
+    random_state : None, int or numpy.random.Generator
+
+    Returns
+    -------
+    X : ndarray of shape (N, 1)
+    t : ndarray of shape (N,)
+    """
+    check_scalar(n_samples, "n_samples", low=1, integer=True)
+    check_scalar(noise_std, "noise_std", low=0)
+    check_scalar(low, "low")
+    check_scalar(high, "high")
+    if not high > low:
+        raise ValueError(f"high must be greater than low; got low={low}, high={high}.")
+    rng = check_random_state(random_state)
+    x = np.linspace(low, high, n_samples) if grid else rng.uniform(low, high, n_samples)
+    t = sinc(x) + (noise_std * rng.standard_normal(n_samples) if noise_std > 0 else 0.0)
+    return x[:, None], t

@@ -1,0 +1,135 @@
+"""The lecture's re-estimation loop over a design matrix Φ (N, K), and what it shares with the
+fast sequential algorithm (``_rvm_fast``): scaling, bookkeeping and the result.
+
+Both loops first scale every basis function to unit norm and the targets to unit root mean
+square: φ̃ᵢ = φᵢ/‖φᵢ‖, t̃ = t/c, hence w̃ᵢ = wᵢ‖φᵢ‖/c, α̃ᵢ = αᵢc²/‖φᵢ‖², β̃ = βc². The fit and the
+predictions are unchanged (ln p(t) = ln p(t̃) − N ln c), and ``PRUNE_ALPHA``, the noise floor
+and the initial α mean the same whatever the scale of the kernel and of the targets. Results are
+returned in the original scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._sparse_bayes import NOISE_FLOOR, Posterior, _mackay, _posterior_from_gram
+
+__all__ = ["SBLFit", "fit_em"]
+
+
+@dataclass
+class SBLFit:
+    """Result of an evidence maximisation over a design matrix with K columns.
+
+    Attributes
+    ----------
+    alpha : ndarray of shape (K,)
+        Prior precisions; ``inf`` for pruned basis functions.
+    beta : float
+        Noise precision.
+    active : ndarray of int
+        Columns in the model (finite α), in increasing order.
+    mean : ndarray of shape (len(active),)
+        Posterior mean of their weights.
+    W : ndarray of shape (len(active), len(active))
+        Posterior covariance factor, Σ = WᵀW.
+    log_evidence : float
+        ln p(t | α, β) at the returned α, β.
+    n_iter : int
+    converged : bool
+    history : list of float
+        ln p(t | α, β) at the start of each iteration, then at the end.
+    """
+
+    alpha: np.ndarray
+    beta: float
+    active: np.ndarray
+    mean: np.ndarray
+    W: np.ndarray
+    log_evidence: float
+    n_iter: int
+    converged: bool
+    history: list = field(default_factory=list)
+
+    @property
+    def cov(self) -> np.ndarray:
+        return self.W.T @ self.W
+
+
+def _normalise(Phi, t):
+    """Unit-norm columns and unit-RMS targets; returns B, u, column scales, target scale."""
+    Phi, t = np.asarray(Phi, float), np.asarray(t, float)
+    norms = np.sqrt(np.einsum("ij,ij->j", Phi, Phi))
+    scale = np.where(norms > 0, norms, 1.0)
+    rms = float(np.sqrt(np.mean(t**2)))
+    c = rms if rms > 0 else 1.0
+    return Phi / scale, t / c, scale, c
+
+
+class _Tracker:
+    """Posterior, residual and log evidence at the current (α, β) on unit-norm columns."""
+
+    def __init__(self, B, t):
+        self.B, self.t, self.Bt = B, t, B.T @ t
+        self.n = len(t)
+
+    def update(self, gram_act, act, alpha, beta):
+        a = alpha[act]
+        self.post = _posterior_from_gram(beta * gram_act, beta * self.Bt[act], a)
+        self.r = self.t - self.B[:, act] @ self.post.mean
+        self.gamma = 1.0 - a * self.post.var
+        logdet_C = -self.n * np.log(beta) - np.log(a).sum() + self.post.logdet_precision
+        fit = beta * (self.r @ self.r) + a @ self.post.mean**2
+        self.log_ev = -0.5 * (self.n * np.log(2 * np.pi) + logdet_C + fit)
+        return self
+
+    def beta_update(self):
+        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), lecture 001 / Bishop (7.88), at least NOISE_FLOOR.
+
+        On the unit-RMS targets, so the floor is NOISE_FLOOR · mean(t²) in the original units.
+        """
+        dof = max(self.n - self.gamma.sum(), np.finfo(float).eps * self.n)   # N − Σγ > 0
+        return dof / max(float(self.r @ self.r), NOISE_FLOOR * self.n)
+
+
+def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history):
+    """Back to the original scale of Φ and t."""
+    post: Posterior = trk.post
+    history.append(trk.log_ev)
+    shift = len(trk.t) * np.log(c)
+    return SBLFit(alpha * scale**2 / c**2, float(beta / c**2), act, post.mean * c / scale[act],
+                  post.W * c / scale[act][None, :], float(trk.log_ev - shift), n_iter, converged,
+                  [h - shift for h in history])
+
+
+def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0: float = 1.0,
+           max_iter: int = 5000, tol: float = 1e-3) -> SBLFit:
+    """The lecture's re-estimation loop: αᵢ ← γᵢ/mᵢ², β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), pruning αᵢ → ∞.
+
+    Lecture 001 / Bishop (7.87)–(7.88) ("em" in :class:`RVMRegressor`; strictly it is MacKay's
+    fixed-point update, not EM). Starts with every basis function in the model, αᵢ = ``alpha0``
+    on unit-norm columns. Converged when no α is pruned and every |Δ ln αᵢ| and |Δ ln β| < `tol`.
+    """
+    B, u, scale, c = _normalise(Phi, t)
+    G = B.T @ B
+    trk = _Tracker(B, u)
+    alpha = np.full(B.shape[1], float(alpha0))
+    beta, history, converged, it = float(beta0) * c**2, [], False, 0
+    for it in range(1, max_iter + 1):
+        act = np.flatnonzero(np.isfinite(alpha))
+        trk.update(G[np.ix_(act, act)], act, alpha, beta)
+        history.append(trk.log_ev)
+        new, _ = _mackay(alpha[act], trk.post)
+        beta_new = beta if fix_beta else trk.beta_update()
+        kept = np.isfinite(new)
+        change = np.abs(np.log(new[kept] / alpha[act][kept]))
+        converged = kept.all() and (change.max(initial=0.0) < tol) and \
+            abs(np.log(beta_new / beta)) < tol
+        alpha[act], beta = new, beta_new
+        if converged:
+            break
+    act = np.flatnonzero(np.isfinite(alpha))
+    trk.update(G[np.ix_(act, act)], act, alpha, beta)
+    return _result(alpha, beta, act, trk, scale, c, it, converged, history)

@@ -1,0 +1,184 @@
+"""Relevance vector machines for regression (lecture 001; Tipping 2001; Bishop §7.2).
+
+y(x) = Σₙ wₙ k(x, xₙ) + b with one prior precision αᵢ per weight, p(wᵢ | αᵢ) = N(wᵢ | 0, αᵢ⁻¹),
+Gaussian noise of precision β, and α, β chosen by maximising the evidence p(t | α, β). Most αᵢ go
+to infinity; the training inputs whose weights survive are the relevance vectors.
+
+The pieces are public so that the chapters can check each step, and the RVM classifier can reuse
+them: :func:`posterior`, :func:`log_evidence` (and :func:`log_evidence_direct`, the O(N³) route),
+:func:`evidence_gradient`, :func:`reestimate` (the lecture's update), :func:`sparsity_quality`,
+:func:`alpha_marginal` and :func:`optimal_alpha` (the fast algorithm's building blocks), and the
+two loops :func:`fit_em` and :func:`fit_sequential` over any design matrix.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from . import kernels
+from ._rvm_fast import alpha_marginal, fit_sequential, optimal_alpha, sparsity_quality
+from ._rvm_fit import SBLFit, fit_em
+from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, evidence_gradient,
+                            log_evidence, log_evidence_direct, posterior, reestimate)
+from ._validation import (check_array, check_consistent_length, check_option, check_scalar,
+                          check_vector)
+from .base import BaseEstimator
+
+__all__ = ["RVMRegressor", "ConvergenceWarning", "posterior", "log_evidence",
+           "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
+           "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
+           "PRUNE_ALPHA", "JITTER", "NOISE_FLOOR"]
+
+_KERNELS = ("rbf", "linear_spline")
+_METHODS = ("fast", "em")
+
+
+class ConvergenceWarning(UserWarning):
+    """The evidence maximisation stopped at ``max_iter`` before meeting ``tol``."""
+
+
+class RVMRegressor(BaseEstimator):
+    """Relevance vector machine for regression.
+
+    Parameters
+    ----------
+    kernel : {"rbf", "linear_spline"} or callable
+        The basis functions φₙ(x) = k(x, xₙ). ``"rbf"`` is exp(−γ‖x − x′‖²)
+        (:func:`mlcourse.kernels.rbf`), ``"linear_spline"`` Tipping's eq. (29) for 1-D inputs; a
+        callable ``k(X, Y)`` returns the (n, m) matrix of k(xᵢ, yⱼ) and need not be positive
+        definite.
+    gamma : float > 0
+        Inverse squared width of the ``"rbf"`` kernel (ignored by the others).
+    bias : bool
+        Add the constant basis function (the b of y(x) = Σ wₙk(x, xₙ) + b); it has its own α
+        and can be pruned like the others.
+    method : {"fast", "em"}
+        ``"fast"``: Tipping & Faul's (2003) sequential algorithm (:func:`fit_sequential`);
+        ``"em"``: the lecture's re-estimation loop αᵢ ← γᵢ/mᵢ² (:func:`fit_em`).
+    noise_variance : float > 0 or None
+        Fix β⁻¹ at this value; ``None`` estimates it, β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ).
+    max_iter : int
+        Iterations of the chosen method (one basis-function change each for ``"fast"``).
+    tol : float ≥ 0
+        Convergence tolerance on log-precisions. ``"em"``: stop when no αᵢ was pruned and every
+        |Δ ln αᵢ| < `tol`; ``"fast"``: stop when no change raises the evidence, or the best one
+        re-estimates an αᵢ by |Δ ln αᵢ| < `tol`. Both also need |Δ ln β| < `tol`.
+
+    Attributes
+    ----------
+    relevance_vectors_ : ndarray of shape (n_rv, n_features)
+        The training inputs whose basis functions remain.
+    relevance_indices_ : ndarray of shape (n_rv,)
+        Their row numbers in the training data.
+    coef_, alpha_ : ndarray of shape (n_rv,)
+        Posterior means m of their weights, and their precisions αᵢ.
+    intercept_, intercept_alpha_ : float
+        The bias weight and its α (0 and inf if ``bias=False`` or the bias was pruned).
+    sigma_ : ndarray of shape (n_rv + 1 if bias kept else n_rv, ...)
+        Posterior covariance Σ of (coef_, intercept_).
+    noise_variance_ : float
+        β⁻¹.
+    log_evidence_ : float
+        ln p(t | α, β) at the optimum.
+    n_iter_ : int
+    converged_ : bool
+    """
+
+    def __init__(self, kernel="rbf", gamma=1.0, bias=True, method="fast", noise_variance=None,
+                 max_iter=5000, tol=1e-3):
+        self.kernel = kernel
+        self.gamma = gamma
+        self.bias = bias
+        self.method = method
+        self.noise_variance = noise_variance
+        self.max_iter = max_iter
+        self.tol = tol
+
+    def _kernel_function(self):
+        check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
+        if callable(self.kernel):
+            return self.kernel
+        name = check_option(self.kernel, "kernel", _KERNELS)
+        if name == "rbf":
+            return lambda A, B: kernels.rbf(A, B, gamma=self.gamma)
+        return kernels.linear_spline
+
+    def _basis(self, X, centres, with_bias):
+        """[k(X, centres), 1]: the design matrix Φ, shape (n, len(centres) + with_bias)."""
+        n = X.shape[0]
+        if len(centres):
+            K = np.asarray(self._kernel_function()(X, centres), dtype=float)
+            if K.shape != (n, len(centres)) or not np.all(np.isfinite(K)):
+                raise ValueError(f"kernel must return a finite array of shape "
+                                 f"{(n, len(centres))}; got shape {K.shape}.")
+        else:
+            K = np.zeros((n, 0))
+        return np.column_stack([K, np.ones(n)]) if with_bias else K
+
+    def fit(self, X, y):
+        """Maximise the evidence over α, β for training inputs X (n, d) and targets y (n,)."""
+        X = check_array(X, "X")
+        y = check_vector(y, "y")
+        check_consistent_length(X=X, y=y)
+        self._kernel_function()
+        method = check_option(self.method, "method", _METHODS)
+        if not isinstance(self.bias, (bool, np.bool_)):
+            raise ValueError(f"bias must be True or False; got {self.bias!r}.")
+        if self.noise_variance is not None:
+            check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
+        check_scalar(self.max_iter, "max_iter", low=1, integer=True)
+        check_scalar(self.tol, "tol", low=0)
+        self._reset()
+        n = X.shape[0]
+        Phi = self._basis(X, X, self.bias)
+        fixed = self.noise_variance is not None
+        spread = float(np.var(y)) or float(np.mean(y**2)) or 1.0
+        beta0 = 1.0 / self.noise_variance if fixed else 100.0 / spread
+        loop = fit_sequential if method == "fast" else fit_em
+        res = loop(Phi, y, beta0, fix_beta=fixed, max_iter=self.max_iter, tol=self.tol)
+        if not res.converged:
+            warnings.warn(f"RVMRegressor(method={method!r}) stopped after max_iter="
+                          f"{self.max_iter} iterations before reaching tol={self.tol}.",
+                          ConvergenceWarning, stacklevel=2)
+        rv = res.active < n
+        self.relevance_indices_ = res.active[rv]
+        self.relevance_vectors_ = X[self.relevance_indices_]
+        self.coef_ = res.mean[rv]
+        self.alpha_ = res.alpha[self.relevance_indices_]
+        has_b = bool(self.bias) and not rv.all()
+        self.intercept_ = float(res.mean[~rv][0]) if has_b else 0.0
+        self.intercept_alpha_ = float(res.alpha[n]) if self.bias else np.inf
+        self.sigma_ = res.cov
+        self.noise_variance_ = 1.0 / res.beta
+        self.log_evidence_ = res.log_evidence
+        self.n_iter_ = res.n_iter
+        self.converged_ = res.converged
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def predict(self, X, return_std=False):
+        """Predictive mean mᵀφ(x) and, with `return_std`, the standard deviation.
+
+        The predictive variance is β⁻¹ + φ(x)ᵀΣφ(x) (lecture 001 / Bishop 7.91): the noise plus
+        the uncertainty of the weights.
+
+        Returns
+        -------
+        mean : ndarray of shape (n,)
+        std : ndarray of shape (n,), only if `return_std`
+        """
+        self._check_fitted()
+        X = check_array(X, "X")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with "
+                             f"{self.n_features_in_}.")
+        has_b = np.isfinite(self.intercept_alpha_)
+        Phi = self._basis(X, self.relevance_vectors_, has_b)
+        w = np.r_[self.coef_, [self.intercept_] if has_b else []]
+        mean = Phi @ w
+        if not return_std:
+            return mean
+        var = self.noise_variance_ + np.einsum("ij,ij->i", Phi @ self.sigma_, Phi)
+        return mean, np.sqrt(np.maximum(var, self.noise_variance_))

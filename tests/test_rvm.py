@@ -1,0 +1,443 @@
+"""mlcourse.rvm: the identities of lecture 001, the evidence and its derivatives, both algorithms,
+Tipping's sinc results, agreement with scikit-learn's ARDRegression, and bad input."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import optimize, stats
+from sklearn.linear_model import ARDRegression
+
+from mlcourse import datasets, rvm
+from mlcourse._validation import NotFittedError
+from mlcourse.kernels import linear_spline, rbf
+
+
+def random_problem(rng, n=30, m=8, n_out=2):
+    """Random Φ (n, m), t, α (with `n_out` basis functions out of the model) and β."""
+    Phi = rng.standard_normal((n, m))
+    t = Phi[:, :3] @ rng.standard_normal(3) + 0.3 * rng.standard_normal(n)
+    alpha = rng.uniform(0.2, 3.0, m)
+    alpha[rng.choice(m, n_out, replace=False)] = np.inf
+    return Phi, t, alpha, float(rng.uniform(2.0, 10.0))
+
+
+def direct_posterior(Phi, t, alpha, beta):
+    """Function-space route: condition the joint Gaussian of (w, t), C = β⁻¹I + ΦA⁻¹Φᵀ (N × N)."""
+    act = np.isfinite(alpha)
+    P, Ainv = Phi[:, act], np.diag(1 / alpha[act])
+    C = np.eye(len(t)) / beta + P @ Ainv @ P.T
+    K = Ainv @ P.T @ np.linalg.inv(C)
+    return K @ t, Ainv - K @ P @ Ainv, C
+
+
+# --- the identities of lecture 001 -------------------------------------------------------------
+
+
+def test_matrix_identities(rng):
+    N, M = 7, 4
+    A = rng.standard_normal((N, N)) + N * np.eye(N)
+    B, C = rng.standard_normal((N, M)), rng.standard_normal((M, N))
+    D = rng.standard_normal((M, M)) + M * np.eye(M)
+    Ai = np.linalg.inv(A)
+    lhs = np.linalg.inv(A + B @ np.linalg.inv(D) @ C)                    # (C.7)
+    np.testing.assert_allclose(lhs, Ai - Ai @ B @ np.linalg.inv(D + C @ Ai @ B) @ C @ Ai, rtol=1e-10)
+    A2, B2 = rng.standard_normal((N, M)), rng.standard_normal((N, M))   # (C.14): I_N vs I_M
+    assert np.linalg.det(np.eye(N) + A2 @ B2.T) == pytest.approx(np.linalg.det(np.eye(M) + A2.T @ B2))
+    a, b = rng.standard_normal(N), rng.standard_normal(N)                # (C.15)
+    assert np.linalg.det(np.eye(N) + np.outer(a, b)) == pytest.approx(1 + a @ b)
+
+
+def test_gaussian_identities_marginal_and_conditional(rng):
+    """(2.115)-(2.116) against conditioning the joint Gaussian of (x, y) by its Schur complement."""
+    dx, dy = 3, 4
+    mu, b = rng.standard_normal(dx), rng.standard_normal(dy)
+    R = rng.standard_normal((dx, dx)); Lam = R @ R.T + np.eye(dx)
+    R = rng.standard_normal((dy, dy)); L = R @ R.T + np.eye(dy)
+    A = rng.standard_normal((dy, dx))
+    cov_x = np.linalg.inv(Lam)
+    cov_y = np.linalg.inv(L) + A @ cov_x @ A.T                            # (2.115)
+    joint_xy = cov_x @ A.T
+    y = rng.standard_normal(dy)
+    Sigma = np.linalg.inv(Lam + A.T @ L @ A)                              # (2.116)
+    mean_116 = Sigma @ (A.T @ L @ (y - b) + Lam @ mu)
+    gain = joint_xy @ np.linalg.inv(cov_y)
+    np.testing.assert_allclose(mean_116, mu + gain @ (y - A @ mu - b), rtol=1e-10)
+    np.testing.assert_allclose(Sigma, cov_x - gain @ joint_xy.T, rtol=1e-10, atol=1e-12)
+
+
+# --- posterior and evidence ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_posterior_matches_function_space_route(seed):
+    rng = np.random.default_rng(seed)
+    Phi, t, alpha, beta = random_problem(rng)
+    post = rvm.posterior(Phi, t, alpha, beta)
+    m, S, _ = direct_posterior(Phi, t, alpha, beta)
+    np.testing.assert_allclose(post.mean, m, rtol=1e-9)
+    np.testing.assert_allclose(post.cov, S, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(post.var, np.diag(S), rtol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_log_evidence_decomposed_equals_direct_and_scipy(seed):
+    rng = np.random.default_rng(seed)
+    Phi, t, alpha, beta = random_problem(rng)
+    _, _, C = direct_posterior(Phi, t, alpha, beta)
+    ref = stats.multivariate_normal(np.zeros(len(t)), C).logpdf(t)
+    assert rvm.log_evidence(Phi, t, alpha, beta) == pytest.approx(ref, rel=1e-10)
+    assert rvm.log_evidence_direct(Phi, t, alpha, beta) == pytest.approx(ref, rel=1e-10)
+
+
+def test_per_sample_precisions(rng):
+    """β as a vector (the diagonal B the RVM classifier needs): same formulas with B for βI."""
+    Phi, t, alpha, _ = random_problem(rng)
+    B = rng.uniform(0.5, 5.0, len(t))
+    act = np.isfinite(alpha)
+    P = Phi[:, act]
+    C = np.diag(1 / B) + P @ np.diag(1 / alpha[act]) @ P.T
+    Sigma = np.linalg.inv(np.diag(alpha[act]) + P.T @ np.diag(B) @ P)
+    post = rvm.posterior(Phi, t, alpha, B)
+    np.testing.assert_allclose(post.cov, Sigma, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(post.mean, Sigma @ P.T @ (B * t), rtol=1e-9)
+    ref = stats.multivariate_normal(np.zeros(len(t)), C).logpdf(t)
+    assert rvm.log_evidence(Phi, t, alpha, B) == pytest.approx(ref, rel=1e-10)
+    s, q, S, Q = rvm.sparsity_quality(Phi, t, alpha, B)
+    Ci = np.linalg.inv(C)
+    np.testing.assert_allclose(S, np.einsum("ni,nm,mi->i", Phi, Ci, Phi), rtol=1e-8)
+    np.testing.assert_allclose(Q, Phi.T @ Ci @ t, rtol=1e-8)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_evidence_gradient_matches_finite_differences(seed):
+    rng = np.random.default_rng(seed)
+    Phi, t, alpha, beta = random_problem(rng)
+    d_alpha, d_beta = rvm.evidence_gradient(Phi, t, alpha, beta)
+    for i in np.flatnonzero(np.isfinite(alpha)):
+        h = 1e-5 * alpha[i]
+        up, dn = alpha.copy(), alpha.copy()
+        up[i] += h
+        dn[i] -= h
+        fd = (rvm.log_evidence(Phi, t, up, beta) - rvm.log_evidence(Phi, t, dn, beta)) / (2 * h)
+        assert d_alpha[i] == pytest.approx(fd, rel=1e-5, abs=1e-8)
+    h = 1e-5 * beta
+    fd = (rvm.log_evidence(Phi, t, alpha, beta + h) - rvm.log_evidence(Phi, t, alpha, beta - h)) / (2 * h)
+    assert d_beta == pytest.approx(fd, rel=1e-5, abs=1e-8)
+    assert np.all(d_alpha[~np.isfinite(alpha)] == 0)
+
+
+def test_reestimate_is_the_stationary_point_of_the_gradient(rng):
+    """α ← γ/m², β⁻¹ ← ‖t − Φm‖²/(N − Σγ) leave α, β unchanged exactly where the gradient is 0."""
+    Phi, t, _, _ = random_problem(rng, n=60, m=6, n_out=0)
+    fit = rvm.fit_em(Phi, t, 1.0, tol=1e-10, max_iter=20000)
+    assert fit.converged
+    a_new, b_new, gamma = rvm.reestimate(Phi, t, fit.alpha, fit.beta)
+    act = fit.active
+    np.testing.assert_allclose(a_new[act], fit.alpha[act], rtol=1e-7)
+    assert b_new == pytest.approx(fit.beta, rel=1e-7)
+    assert np.all((gamma >= 0) & (gamma <= 1))
+    d_alpha, d_beta = rvm.evidence_gradient(Phi, t, fit.alpha, fit.beta)
+    np.testing.assert_allclose(d_alpha[act] * fit.alpha[act], 0, atol=1e-6)
+    assert d_beta * fit.beta == pytest.approx(0, abs=1e-6)
+
+
+def test_reestimate_prunes_without_dividing_by_zero():
+    Phi = np.c_[np.ones(5), np.zeros(5)]            # the second weight has m = 0 exactly
+    t = np.array([1.0, 2.0, 1.5, 1.2, 0.8])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a, b, g = rvm.reestimate(Phi, t, np.array([1.0, 1.0]), 2.0)
+    assert np.isfinite(a[0]) and a[1] == np.inf and g[1] == 0 and np.isfinite(b)
+
+
+# --- the fast algorithm's building blocks ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sparsity_quality_against_covariance_without_i(seed):
+    rng = np.random.default_rng(seed)
+    Phi, t, alpha, beta = random_problem(rng)
+    s, q, S, Q = rvm.sparsity_quality(Phi, t, alpha, beta)
+    _, _, C = direct_posterior(Phi, t, alpha, beta)
+    Ci = np.linalg.inv(C)
+    np.testing.assert_allclose(S, np.einsum("ni,nm,mi->i", Phi, Ci, Phi), rtol=1e-8)
+    np.testing.assert_allclose(Q, Phi.T @ Ci @ t, rtol=1e-8)
+    for i in range(Phi.shape[1]):
+        a = alpha.copy()
+        a[i] = np.inf
+        _, _, C_i = direct_posterior(Phi, t, a, beta)
+        Cii = np.linalg.inv(C_i)
+        assert s[i] == pytest.approx(Phi[:, i] @ Cii @ Phi[:, i], rel=1e-8)
+        assert q[i] == pytest.approx(Phi[:, i] @ Cii @ t, rel=1e-8)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_evidence_splits_into_alpha_marginal(seed):
+    """ln p(t | α) − ln p(t | α with αᵢ = ∞) = ℓ(αᵢ) for every αᵢ (Bishop 7.94-7.97)."""
+    rng = np.random.default_rng(seed)
+    Phi, t, alpha, beta = random_problem(rng)
+    s, q, _, _ = rvm.sparsity_quality(Phi, t, alpha, beta)
+    for i in range(Phi.shape[1]):
+        without = alpha.copy()
+        without[i] = np.inf
+        base = rvm.log_evidence(Phi, t, without, beta)
+        for ai in (0.05, 1.0, 30.0):
+            a = alpha.copy()
+            a[i] = ai
+            assert rvm.log_evidence(Phi, t, a, beta) - base == pytest.approx(
+                rvm.alpha_marginal(ai, s[i], q[i]), rel=1e-7, abs=1e-9)
+
+
+@pytest.mark.parametrize("s, q", [(1.0, 2.0), (0.3, 1.1), (2.0, 5.0)])
+def test_optimal_alpha_maximises_alpha_marginal(s, q):
+    res = optimize.minimize_scalar(lambda la: -rvm.alpha_marginal(np.exp(la), s, q),
+                                   bounds=(-20, 20), method="bounded", options={"xatol": 1e-10})
+    assert rvm.optimal_alpha(s, q) == pytest.approx(np.exp(res.x), rel=1e-5)
+
+
+def test_optimal_alpha_is_infinite_without_relevance():
+    assert rvm.optimal_alpha(2.0, 1.0) == np.inf                 # q² < s
+    grid = np.logspace(-6, 8, 50)
+    assert np.all(np.diff(rvm.alpha_marginal(grid, 2.0, 1.0)) > 0)  # increases towards α = ∞
+    assert rvm.alpha_marginal(np.inf, 2.0, 1.0) == 0.0
+
+
+# --- the two loops ------------------------------------------------------------------------------
+
+
+def sinc_problem(n=100, noise=0.1, seed=0, gamma=1 / 9):
+    X, t = datasets.sinc_data(n, noise, random_state=seed)
+    return X, t, np.c_[rbf(X, gamma=gamma), np.ones(n)]
+
+
+def test_em_and_fast_find_the_same_optimum_on_a_linear_problem():
+    """A sparse linear model: both loops reach the same evidence maximum, and it is at least as
+    high as the one scikit-learn's ARDRegression (the same model and updates) stops at."""
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((100, 20))
+    w = np.zeros(20)
+    w[[1, 5, 12]] = [2.0, -3.0, 1.5]
+    t = X @ w + 0.5 * rng.standard_normal(100)
+    em = rvm.fit_em(X, t, 1.0, tol=1e-8, max_iter=20000)
+    fast = rvm.fit_sequential(X, t, 1.0, tol=1e-8)
+    assert em.converged and fast.converged
+    np.testing.assert_array_equal(em.active, fast.active)
+    np.testing.assert_allclose(em.mean, fast.mean, rtol=1e-5, atol=1e-6)
+    assert em.log_evidence == pytest.approx(fast.log_evidence, abs=1e-6)
+    ard = ARDRegression(fit_intercept=False, tol=1e-10, max_iter=10000, threshold_lambda=1e10).fit(X, t)
+    at_ard = rvm.log_evidence(X, t, ard.lambda_, ard.alpha_)
+    assert fast.log_evidence >= at_ard - 1e-6
+    big = np.isin(np.arange(20), [1, 5, 12])
+    np.testing.assert_allclose(fast.mean[np.isin(fast.active, [1, 5, 12])], ard.coef_[big], rtol=2e-3)
+
+
+@pytest.mark.parametrize("loop", [rvm.fit_em, rvm.fit_sequential])
+def test_loops_raise_the_evidence_and_end_stationary(loop):
+    X, t, Phi = sinc_problem()
+    fit = loop(Phi, t, 100 / np.var(t))
+    assert fit.converged
+    h = np.array(fit.history)
+    assert np.all(np.diff(h) > -1e-8 * np.abs(h[:-1]).max())
+    assert fit.log_evidence == pytest.approx(rvm.log_evidence_direct(Phi, t, fit.alpha, fit.beta), rel=1e-9)
+    d_alpha, d_beta = rvm.evidence_gradient(Phi, t, fit.alpha, fit.beta)
+    assert np.abs(d_alpha * np.where(np.isfinite(fit.alpha), fit.alpha, 0)).max() < 1e-2
+    assert abs(d_beta * fit.beta) < 1e-2
+
+
+def test_fast_and_em_reach_evidence_maxima_of_the_same_height():
+    for seed in range(3):
+        _, t, Phi = sinc_problem(seed=seed)
+        em = rvm.fit_em(Phi, t, 100 / np.var(t))
+        fast = rvm.fit_sequential(Phi, t, 100 / np.var(t))
+        assert abs(em.log_evidence - fast.log_evidence) < 2.0    # nats, of ~80
+        assert abs(len(em.active) - len(fast.active)) <= 2
+
+
+def test_fast_uses_far_fewer_basis_function_updates():
+    _, t, Phi = sinc_problem(n=150)
+    em = rvm.fit_em(Phi, t, 100 / np.var(t))
+    fast = rvm.fit_sequential(Phi, t, 100 / np.var(t))
+    # EM updates every surviving α each iteration; fast changes one
+    assert fast.n_iter < em.n_iter
+    assert len(fast.active) < 15
+
+
+# --- the estimator and Tipping's (2001) sinc results ---------------------------------------------
+
+
+def test_sinc_noise_free_linear_spline():
+    """Tipping (2001) §4.1: 100 noise-free points, noise fixed at σ = 0.01 -> 9 RVs, max error 0.0070."""
+    X, t = datasets.sinc_data(100)
+    Xt = np.linspace(-10, 10, 1001)[:, None]
+    for method in ("em", "fast"):
+        m = rvm.RVMRegressor(kernel="linear_spline", noise_variance=0.01**2, method=method).fit(X, t)
+        assert 7 <= len(m.coef_) <= 12
+        assert np.abs(m.predict(Xt) - datasets.sinc(Xt[:, 0])).max() < 0.02
+        assert m.noise_variance_ == 0.01**2
+
+
+def test_sinc_gaussian_noise():
+    """Tipping (2001) Table 1: σ = 0.1 -> 6.7 RVs and RMS error 0.0326 on average."""
+    Xt = np.linspace(-10, 10, 1000)[:, None]
+    n_rv, err = [], []
+    for seed in range(8):
+        X, t = datasets.sinc_data(100, 0.1, random_state=seed)
+        m = rvm.RVMRegressor(gamma=1 / 9).fit(X, t)
+        n_rv.append(len(m.coef_))
+        err.append(np.sqrt(np.mean((m.predict(Xt) - datasets.sinc(Xt[:, 0])) ** 2)))
+        assert 0.05 < np.sqrt(m.noise_variance_) < 0.15
+    assert 4 <= np.mean(n_rv) <= 9
+    assert np.mean(err) < 0.05
+
+
+def test_predict_mean_and_std(rng):
+    X, t, Phi = sinc_problem()
+    m = rvm.RVMRegressor(gamma=1 / 9).fit(X, t)
+    Xt = rng.uniform(-12, 12, (50, 1))
+    mean, std = m.predict(Xt, return_std=True)
+    np.testing.assert_allclose(mean, m.predict(Xt))
+    phi = np.c_[rbf(Xt, m.relevance_vectors_, gamma=1 / 9), np.ones(50)]
+    np.testing.assert_allclose(mean, phi @ np.r_[m.coef_, m.intercept_], rtol=1e-12)
+    var = m.noise_variance_ + np.einsum("ij,jk,ik->i", phi, m.sigma_, phi)
+    np.testing.assert_allclose(std**2, var, rtol=1e-10)
+    assert np.all(std >= np.sqrt(m.noise_variance_))
+    np.testing.assert_array_equal(m.relevance_vectors_, X[m.relevance_indices_])
+    assert np.all(np.isfinite(m.alpha_)) and m.alpha_.shape == m.coef_.shape
+
+
+def test_scale_invariance():
+    """Scaling the targets by c scales the weights by c, the noise variance by c², shifts ln p by
+    −N ln c, and keeps the relevance vectors."""
+    X, t, _ = sinc_problem()
+    a = rvm.RVMRegressor(gamma=1 / 9).fit(X, t)
+    b = rvm.RVMRegressor(gamma=1 / 9).fit(X, 1000 * t)
+    np.testing.assert_array_equal(a.relevance_indices_, b.relevance_indices_)
+    np.testing.assert_allclose(b.coef_, 1000 * a.coef_, rtol=1e-6)
+    assert b.noise_variance_ == pytest.approx(1e6 * a.noise_variance_, rel=1e-6)
+    assert b.log_evidence_ == pytest.approx(a.log_evidence_ - 100 * np.log(1000), rel=1e-8)
+
+
+@pytest.mark.parametrize("method", ["fast", "em"])
+def test_no_signal_predicts_the_mean(method):
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-5, 5, (80, 1))
+    t = 2.0 + rng.standard_normal(80)
+    m = rvm.RVMRegressor(gamma=1.0, method=method).fit(X, t)
+    pred = m.predict(np.linspace(-5, 5, 7)[:, None])
+    assert np.all(np.abs(pred - t.mean()) < 3 / np.sqrt(80))
+    assert len(m.coef_) <= 2
+
+
+@pytest.mark.parametrize("method", ["fast", "em"])
+def test_everything_pruned_still_predicts(method):
+    X = np.linspace(0, 1, 20)[:, None]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = rvm.RVMRegressor(method=method).fit(X, np.zeros(20))
+        mean, std = m.predict(X, return_std=True)
+    assert len(m.coef_) == 0 and m.intercept_ == 0.0 and m.intercept_alpha_ == np.inf
+    np.testing.assert_array_equal(mean, 0.0)
+    assert np.all(np.isfinite(std))
+
+
+@pytest.mark.parametrize("method", ["fast", "em"])
+def test_duplicated_inputs(method):
+    X, t = datasets.sinc_data(60, 0.05, random_state=1)
+    X2, t2 = np.r_[X, X], np.r_[t, t + 0.05 * np.random.default_rng(2).standard_normal(60)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        m = rvm.RVMRegressor(gamma=1 / 9, method=method).fit(X2, t2)
+    assert m.converged_ and len(m.coef_) < 20
+    assert np.all(np.isfinite(m.predict(X)))
+
+
+def test_bias_false_callable_and_non_positive_definite_kernel():
+    X, t = datasets.sinc_data(100)
+    assert np.linalg.eigvalsh(linear_spline(X)).min() < 0          # not a Mercer kernel
+    m = rvm.RVMRegressor(kernel=lambda A, B: linear_spline(A, B), bias=False,
+                         noise_variance=1e-4).fit(X, t)
+    assert m.intercept_ == 0.0 and m.intercept_alpha_ == np.inf
+    ref = rvm.RVMRegressor(kernel="linear_spline", bias=False, noise_variance=1e-4).fit(X, t)
+    np.testing.assert_allclose(m.predict(X), ref.predict(X), rtol=1e-12)
+
+
+def test_refit_starts_fresh_and_warns_when_not_converged():
+    X, t, _ = sinc_problem()
+    m = rvm.RVMRegressor(gamma=1 / 9, method="em", max_iter=3)
+    with pytest.warns(rvm.ConvergenceWarning, match="max_iter=3"):
+        m.fit(X, t)
+    assert not m.converged_ and m.n_iter_ == 3
+    m.set_params(max_iter=5000).fit(X[:50], t[:50])
+    assert m.converged_ and np.all(m.relevance_indices_ < 50)
+
+
+# --- bad input ----------------------------------------------------------------------------------
+
+
+X_OK = np.linspace(-1, 1, 10)[:, None]
+Y_OK = np.sin(3 * X_OK[:, 0])
+
+
+@pytest.mark.parametrize("params, X, y, match", [
+    ({}, np.r_[X_OK[:-1], [[np.nan]]], Y_OK, "X contains NaN"),
+    ({}, X_OK, np.r_[Y_OK[:-1], np.nan], "y contains NaN"),
+    ({}, X_OK, Y_OK[:-1], "Inconsistent numbers of samples"),
+    ({}, X_OK[:, 0], Y_OK, "X must be a 2-D array"),
+    ({"gamma": -1.0}, X_OK, Y_OK, "gamma must be > 0"),
+    ({"gamma": 0.0}, X_OK, Y_OK, "gamma must be > 0"),
+    ({"kernel": "poly"}, X_OK, Y_OK, "Unknown kernel 'poly'"),
+    ({"method": "newton"}, X_OK, Y_OK, "Unknown method 'newton'"),
+    ({"noise_variance": -0.1}, X_OK, Y_OK, "noise_variance must be > 0"),
+    ({"noise_variance": 0.0}, X_OK, Y_OK, "noise_variance must be > 0"),
+    ({"max_iter": 0}, X_OK, Y_OK, "max_iter must be >= 1"),
+    ({"max_iter": 2.5}, X_OK, Y_OK, "max_iter must be an integer"),
+    ({"tol": -1e-3}, X_OK, Y_OK, "tol must be >= 0"),
+    ({"bias": "yes"}, X_OK, Y_OK, "bias must be True or False"),
+    ({"kernel": lambda A, B: np.ones((2, 2))}, X_OK, Y_OK, "kernel must return"),
+    ({"kernel": lambda A, B: np.full((len(A), len(B)), np.nan)}, X_OK, Y_OK, "kernel must return"),
+    ({"kernel": "linear_spline"}, np.c_[X_OK, X_OK], Y_OK, "1-D inputs"),
+])
+def test_bad_input(params, X, y, match):
+    with pytest.raises(ValueError, match=match):
+        rvm.RVMRegressor(**params).fit(X, y)
+
+
+def test_predict_before_fit_and_wrong_width():
+    with pytest.raises(NotFittedError, match="not fitted"):
+        rvm.RVMRegressor().predict(X_OK)
+    m = rvm.RVMRegressor().fit(X_OK, Y_OK)
+    with pytest.raises(ValueError, match="X has 2 features"):
+        m.predict(np.c_[X_OK, X_OK])
+    with pytest.raises(ValueError, match="X contains infinite"):
+        m.predict(np.r_[X_OK, [[np.inf]]])
+
+
+def test_functional_api_rejects_bad_shapes():
+    Phi, t = np.ones((5, 2)), np.ones(5)
+    with pytest.raises(ValueError, match="Phi must be"):
+        rvm.posterior(Phi, t[:4], np.ones(2), 1.0)
+    with pytest.raises(ValueError, match="beta must be a scalar"):
+        rvm.posterior(Phi, t, np.ones(2), np.ones(4))
+    with pytest.raises(ValueError, match="positive"):
+        rvm.log_evidence(Phi, t, np.array([1.0, -1.0]), 1.0)
+
+
+# --- the data generator -------------------------------------------------------------------------
+
+
+def test_sinc_data():
+    X, t = datasets.sinc_data(100)
+    np.testing.assert_allclose(X[:, 0], np.linspace(-10, 10, 100))
+    np.testing.assert_allclose(t, np.sin(X[:, 0]) / X[:, 0], rtol=1e-12, atol=1e-15)
+    assert datasets.sinc(0.0) == 1.0
+    X1, t1 = datasets.sinc_data(500, 0.1, random_state=0)
+    X2, t2 = datasets.sinc_data(500, 0.1, random_state=0)
+    np.testing.assert_array_equal(t1, t2)
+    assert np.std(t1 - datasets.sinc(X1[:, 0])) == pytest.approx(0.1, rel=0.1)
+    Xr, _ = datasets.sinc_data(50, grid=False, random_state=0, low=0, high=2)
+    assert Xr.min() >= 0 and Xr.max() < 2 and not np.all(np.diff(Xr[:, 0]) > 0)
+    with pytest.raises(ValueError, match="noise_std must be >= 0"):
+        datasets.sinc_data(10, -0.1)
+    with pytest.raises(ValueError, match="high must be greater than low"):
+        datasets.sinc_data(10, low=1, high=1)
