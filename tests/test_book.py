@@ -69,6 +69,8 @@ def test_chapter_skeleton(path):
         assert heading in md, f"{path.name}: missing '{heading}' section"
     assert "{exercise}" in md and "{solution" in md, f"{path.name}: needs exercises with solutions"
     assert ":class: dropdown" in md, f"{path.name}: solutions should be dropdowns"
+    first_code = "".join(next(c for c in nb["cells"] if c["cell_type"] == "code")["source"])
+    assert "threadpool_limits(1)" in first_code, f"{path.name}: first code cell must cap BLAS threads"
     assert "check_close" in text or "check_equal" in text or "assert " in text, \
         f"{path.name}: has no check cell"
 
@@ -101,5 +103,5 @@ def test_requirements_install_the_package_and_the_book():
     assert "-e ." in lines
     assert "jupyter-book>=1.0.4,<2" in lines
     for pkg in ("numpy", "scipy", "matplotlib", "ipywidgets", "nbval", "pytest", "scikit-learn",
-                "sphinx-exercise", "sphinx-mathjax-offline"):
+                "sphinx-exercise", "sphinx-mathjax-offline", "threadpoolctl"):
         assert any(line.startswith(pkg + "==") for line in lines), f"{pkg} not pinned"
