@@ -1,0 +1,360 @@
+"""mlcourse.laplace against closed forms, quadrature, Monte Carlo, finite differences and
+scikit-learn, and bad input. (probit_approximation is tested in test_foundation.py.)"""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import integrate, special, stats
+from sklearn.base import clone
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression as SkLogistic
+
+from mlcourse.datasets import gaussian_classes
+from mlcourse.laplace import (BayesianLogisticRegression, LaplaceResult, laplace_approximation,
+                              probit_approximation)
+from mlcourse.linear import LogisticRegression, design_matrix
+from mlcourse._laplace import numerical_gradient, numerical_hessian, numerical_jacobian
+from mlcourse._validation import ConvergenceWarning, NotFittedError
+
+
+def fd(f, w, h=1e-5):
+    """Central differences: row i is ∂f/∂w_i (gradient of a scalar, Jacobian of a vector)."""
+    return np.array([(f(w + h * e) - f(w - h * e)) / (2 * h) for e in np.eye(len(w))])
+
+
+def logistic_gaussian(mu, var):
+    s = np.sqrt(var)
+    return integrate.quad(lambda a: special.expit(a) * stats.norm.pdf(a, mu, s),
+                          mu - 30 * s, mu + 30 * s, epsabs=1e-13)[0]
+
+
+@pytest.fixture(scope="module")
+def cancer():
+    X, y = load_breast_cancer(return_X_y=True)
+    return (X - X.mean(0)) / X.std(0), y
+
+
+def small_problem(seed=0, n=40):
+    """One input, labels from σ(1.5x − 0.5): a posterior over (w₀, w₁) we can integrate."""
+    rng = np.random.default_rng(seed)
+    x = rng.uniform(-3, 3, n)
+    return x[:, None], (rng.random(n) < special.expit(1.5 * x - 0.5)).astype(int)
+
+
+# --- numerical derivatives ------------------------------------------------------------------
+
+
+def test_numerical_derivatives(rng):
+    B = rng.normal(size=(3, 3))
+    P = B @ B.T + np.eye(3)
+
+    def f(z):
+        return -0.5 * z @ P @ z + np.sin(z).sum()
+
+    z = rng.normal(size=3)
+    np.testing.assert_allclose(numerical_gradient(f, z), -P @ z + np.cos(z), rtol=1e-8, atol=1e-9)
+    H = -P - np.diag(np.sin(z))
+    np.testing.assert_allclose(numerical_hessian(f, z), H, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(numerical_jacobian(lambda v: -P @ v + np.cos(v), z), H,
+                               rtol=1e-8, atol=1e-8)
+
+
+# --- laplace_approximation --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("derivs", ["none", "grad", "both"])
+def test_gaussian_is_exact(derivs, rng):
+    """For a Gaussian f = c·N(m, S) the Laplace approximation is exact: mode m, covariance S,
+    ln Z = ln c."""
+    B = rng.normal(size=(3, 3))
+    S = B @ B.T + 0.5 * np.eye(3)
+    P, m, c = np.linalg.inv(S), rng.normal(size=3), 2.5
+    dist = stats.multivariate_normal(m, S)
+    kw = {"grad": lambda z: -P @ (z - m)} if derivs != "none" else {}
+    if derivs == "both":
+        kw["hess"] = lambda z: -P
+    res = laplace_approximation(lambda z: np.log(c) + dist.logpdf(z), np.zeros(3), **kw)
+    tol = 1e-10 if derivs == "both" else 1e-6
+    assert isinstance(res, LaplaceResult) and res.converged
+    np.testing.assert_allclose(res.mode, m, rtol=1e-8, atol=1e-8)
+    np.testing.assert_allclose(res.covariance, S, rtol=tol, atol=tol)
+    np.testing.assert_allclose(res.precision @ res.covariance, np.eye(3), atol=1e-10)
+    assert res.log_normalizer == pytest.approx(np.log(c), abs=tol)
+    pts = rng.normal(size=(4, 3))
+    np.testing.assert_allclose(res.logpdf(pts), dist.logpdf(pts), rtol=tol * 10)
+
+
+@pytest.mark.parametrize("n", [2, 10, 50])
+def test_stirling(n):
+    """f(z) = zⁿe⁻ᶻ: mode n, A = 1/n, and Ẑ = √(2πn)nⁿe⁻ⁿ (Stirling), against n! within 1/(12n)."""
+    res = laplace_approximation(lambda z: n * np.log(z) - z if z > 0 else -np.inf, 1.0,
+                                grad=lambda z: n / z - 1, hess=lambda z: -n / z**2)
+    assert isinstance(res.mode, float) and isinstance(res.covariance, float)
+    assert res.mode == pytest.approx(n, rel=1e-12) and res.covariance == pytest.approx(n)
+    stirling = 0.5 * np.log(2 * np.pi * n) + n * np.log(n) - n
+    assert res.log_normalizer == pytest.approx(stirling, rel=1e-12)
+    gap = special.gammaln(n + 1) - res.log_normalizer
+    assert gap == pytest.approx(1 / (12 * n), rel=0.1 / n)
+
+
+def test_skewed_1d_against_quadrature():
+    """Bishop's Fig. 4.14 density: derivatives of the result against the closed forms, and the
+    Laplace Ẑ within 8 % of the quadrature value (its error for this skewed f is 7.6 %)."""
+    def log_f(z):
+        return -0.5 * z * z + special.log_expit(20 * z + 4)
+
+    res = laplace_approximation(log_f, 0.0)
+    u = 20 * res.mode + 4
+    assert -res.mode + 20 * special.expit(-u) == pytest.approx(0, abs=1e-9)
+    assert res.precision == pytest.approx(1 + 400 * special.expit(u) * special.expit(-u), rel=1e-6)
+    Z = integrate.quad(lambda z: np.exp(log_f(z)), -np.inf, np.inf)[0]
+    assert 1.0 < np.exp(res.log_normalizer) / Z < 1.08
+    total = integrate.quad(lambda z: np.exp(res.logpdf(z)), -np.inf, np.inf)[0]
+    assert total == pytest.approx(1, rel=1e-10)
+
+
+def test_2d_evidence_close_to_dblquad():
+    """A nearly Gaussian 2-D density (a Gaussian times a gentle sigmoid): Laplace ln Z within
+    0.01 of numerical integration, and q's normaliser |A|^½/(2π)^(M/2) integrates to 1."""
+    def log_f(z):
+        return -0.5 * (z[0] ** 2 + 2 * z[1] ** 2 + z[0] * z[1]) + special.log_expit(0.5 * z[0] + 1)
+
+    res = laplace_approximation(log_f, np.array([1.0, 1.0]))
+    Z = integrate.dblquad(lambda y, x: np.exp(log_f(np.array([x, y]))), -10, 10, -10, 10)[0]
+    assert res.log_normalizer == pytest.approx(np.log(Z), abs=0.01)
+    q = integrate.dblquad(lambda y, x: np.exp(res.logpdf(np.array([x, y]))), -10, 10, -10, 10)[0]
+    assert q == pytest.approx(1, rel=1e-8)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"x0": np.nan}, "x0 contains NaN"),
+    ({"x0": np.zeros((2, 2))}, "x0 must be a 1-D array"),
+    ({"x0": 5.0, "log_density": lambda z: -np.inf}, "log_density\\(x0\\) must be finite"),
+    ({"log_density": 3.0}, "log_density must be callable"),
+    ({"grad": lambda z: np.zeros(3)}, "grad must return shape \\(2,\\)"),
+    ({"grad": lambda z: -z, "hess": lambda z: np.eye(3)}, "hess must return shape \\(2, 2\\)"),
+    ({"grad": lambda z: np.full(2, np.nan)}, "grad returned NaN"),
+    ({"log_density": lambda z: z @ z}, "not positive definite"),
+])
+def test_laplace_bad_input(kwargs, match):
+    args = {"log_density": lambda z: -0.5 * z @ z, "x0": np.ones(2)} | kwargs
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        with pytest.raises(ValueError, match=match):
+            laplace_approximation(**args)
+
+
+def test_saddle_point_is_rejected():
+    """ln f = −z₁² + z₂² is stationary at 0 but not a maximum."""
+    with pytest.raises(ValueError, match="not positive definite"):
+        laplace_approximation(lambda z: -z[0] ** 2 + z[1] ** 2, np.zeros(2),
+                              grad=lambda z: np.array([-2 * z[0], 2 * z[1]]),
+                              hess=lambda z: np.diag([-2.0, 2.0]))
+
+
+# --- BayesianLogisticRegression ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alpha", [0.1, 1.0, 10.0])
+def test_map_matches_sklearn(cancer, alpha):
+    X, y = cancer
+    ours = BayesianLogisticRegression(prior_precision=alpha).fit(X, y)
+    sk = SkLogistic(C=1 / alpha, solver="newton-cg", tol=1e-12, max_iter=10_000).fit(X, y)
+    np.testing.assert_allclose(ours.coef_, sk.coef_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(ours.intercept_, sk.intercept_, rtol=1e-7, atol=1e-9)
+    np.testing.assert_allclose(ours.predict_proba(X, method="map"), sk.predict_proba(X),
+                               atol=1e-10)
+    np.testing.assert_allclose(ours.posterior_mean_, np.r_[sk.intercept_, sk.coef_[0]],
+                               rtol=1e-7, atol=1e-9)
+    np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
+
+
+def test_map_matches_linear_logistic_without_intercept():
+    X, y = small_problem(1)
+    Phi = design_matrix(X)
+    ours = BayesianLogisticRegression(prior_precision=0.5, fit_intercept=False).fit(Phi, y)
+    ref = LogisticRegression(alpha=0.5, fit_intercept=False).fit(Phi, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-10)
+    assert ours.intercept_.tolist() == [0.0]
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_posterior_precision_is_minus_hessian(fit_intercept):
+    """S_N⁻¹ = −∇∇ ln p(w|t) at w_MAP: the log posterior written with scipy.stats, its gradient
+    zero there (central differences) and its Hessian by nested central differences."""
+    X, y = small_problem(2)
+    alpha = 0.7
+    m = BayesianLogisticRegression(prior_precision=alpha, fit_intercept=fit_intercept).fit(X, y)
+    Phi = design_matrix(X, fit_intercept)
+
+    def log_post(w):
+        prior_w = w[1:] if fit_intercept else w
+        return (stats.bernoulli.logpmf(y, special.expit(Phi @ w)).sum()
+                + stats.norm.logpdf(prior_w, scale=alpha**-0.5).sum())
+
+    w = m.posterior_mean_
+    np.testing.assert_allclose(fd(log_post, w), 0, atol=1e-7)
+    H = fd(lambda v: fd(log_post, v, h=1e-4), w, h=1e-4)
+    np.testing.assert_allclose(m.posterior_precision_, -H, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(m.posterior_cov_ @ m.posterior_precision_, np.eye(len(w)),
+                               atol=1e-12)
+
+
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_log_evidence_by_numerical_integration(fit_intercept):
+    """ln ∫ p(t|w) p(w) dw by 2-D quadrature on a grid around the mode (flat, unit-density prior
+    on the intercept), against the Laplace value: close for N = 200 points (within 0.02), and
+    exactly the Laplace formula ln f(w_MAP) + ln 2π − ½ ln|S_N⁻¹| written out with scipy."""
+    X, y = small_problem(3, n=200)
+    alpha = 0.5
+    m = BayesianLogisticRegression(prior_precision=alpha, fit_intercept=fit_intercept)
+    Xf = X if fit_intercept else design_matrix(X)        # without intercept: w = (w₀, w₁), both
+    m.fit(Xf, y)                                         # under the prior
+    Phi = design_matrix(X)
+
+    def log_joint(W):
+        act = W @ Phi.T
+        ll = special.log_expit(np.where(y == 1, act, -act)).sum(-1)
+        pen = W[..., 1:] if fit_intercept else W
+        return ll + stats.norm.logpdf(pen, scale=alpha**-0.5).sum(-1)
+
+    sd = np.sqrt(np.diag(m.posterior_cov_))
+    axes = [np.linspace(c - 10 * s, c + 10 * s, 201) for c, s in zip(m.posterior_mean_, sd)]
+    W = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1)
+    L = log_joint(W)
+    Z = integrate.simpson(integrate.simpson(np.exp(L - L.max()), x=axes[1]), x=axes[0])
+    exact = np.log(Z) + L.max()
+    assert m.log_evidence_ == pytest.approx(exact, abs=0.02)
+    assert m.log_evidence_ != pytest.approx(exact, abs=1e-4)      # it is an approximation
+    formula = (log_joint(m.posterior_mean_) + np.log(2 * np.pi)
+               - 0.5 * np.linalg.slogdet(m.posterior_precision_)[1])
+    assert m.log_evidence_ == pytest.approx(formula, rel=1e-12)
+
+
+def test_log_evidence_by_importance_sampling():
+    """A 4-weight problem: importance sampling from q(w) itself (an unbiased estimate of p(t)),
+    10⁵ seeded draws. The Laplace value agrees within 0.05: its own error here is about 0.04,
+    the IS standard error about 0.001."""
+    rng = np.random.default_rng(4)
+    X, y = gaussian_classes(60, [[-0.5, 0, 0.3], [0.5, 0.4, 0]], np.eye(3), random_state=rng)
+    m = BayesianLogisticRegression(prior_precision=1.0).fit(X, y)
+    q = stats.multivariate_normal(m.posterior_mean_, m.posterior_cov_)
+    W = q.rvs(100_000, random_state=rng)
+    act = W @ design_matrix(X).T
+    log_w = (special.log_expit(np.where(y == 1, act, -act)).sum(1)
+             + stats.norm.logpdf(W[:, 1:]).sum(1) - q.logpdf(W))
+    is_estimate = special.logsumexp(log_w) - np.log(len(W))
+    assert m.log_evidence_ == pytest.approx(is_estimate, abs=0.05)
+
+
+def test_predictive_against_quadrature_and_monte_carlo():
+    X, y = small_problem(5)
+    m = BayesianLogisticRegression(prior_precision=0.3).fit(X, y)
+    X_new = np.array([[-5.0], [-1.0], [0.3], [2.0], [7.0]])
+    mean, var = m.predict_activation(X_new)
+    Phi = design_matrix(X_new)
+    np.testing.assert_allclose(mean, Phi @ m.posterior_mean_, rtol=1e-12)
+    np.testing.assert_allclose(var, np.einsum("ni,ij,nj->n", Phi, m.posterior_cov_, Phi),
+                               rtol=1e-10)
+    exact = np.array([logistic_gaussian(mu, v) for mu, v in zip(mean, var)])
+    probit = m.predict_proba(X_new)
+    np.testing.assert_allclose(probit[:, 1], probit_approximation(mean, var), rtol=1e-14)
+    np.testing.assert_allclose(probit[:, 1], exact, atol=0.02)
+    np.testing.assert_allclose(probit.sum(1), 1, rtol=1e-14)
+    mc = m.predict_proba(X_new, method="monte_carlo", n_samples=200_000, random_state=0)
+    np.testing.assert_allclose(mc[:, 1], exact, atol=5 * 0.5 / np.sqrt(200_000))
+    again = m.predict_proba(X_new, method="monte_carlo", n_samples=200_000, random_state=0)
+    np.testing.assert_array_equal(mc, again)
+    np.testing.assert_allclose(m.predict_proba(X_new, method="map")[:, 1], special.expit(mean),
+                               rtol=1e-14)
+
+
+def test_monte_carlo_draws_have_the_posterior_mean():
+    """The draws behind method="monte_carlo" are centred on m_N: at φ = ε e_i,
+    σ(εw_i) = ½ + εw_i/4 + O(ε³), so 4(p − ½)/ε estimates E_q[w_i] = m_i."""
+    X, y = small_problem(6)
+    m = BayesianLogisticRegression(prior_precision=1.0, fit_intercept=False).fit(
+        design_matrix(X), y)
+    eps = 1e-3
+    phi = np.array([[eps, 0.0], [0.0, eps]])
+    p = m.predict_proba(phi, method="monte_carlo", n_samples=100_000, random_state=1)[:, 1]
+    # E[σ(ε w_i)] ≈ ½ + ε m_i/4: recovers the posterior mean to within 5 standard errors
+    se = np.sqrt(np.diag(m.posterior_cov_) / 100_000)
+    np.testing.assert_allclose((p - 0.5) * 4 / eps, m.posterior_mean_, atol=5 * se.max() + 1e-5)
+
+
+def test_moderation_keeps_decisions_and_shrinks_confidence():
+    X, y = gaussian_classes(20, [[-1, 0], [1, 0.5]], np.eye(2), random_state=7)
+    m = BayesianLogisticRegression(prior_precision=0.1).fit(X, y)
+    grid = np.random.default_rng(8).uniform(-10, 10, size=(500, 2))
+    p_map = m.predict_proba(grid, method="map")[:, 1]
+    p = m.predict_proba(grid)[:, 1]
+    np.testing.assert_array_equal(np.sign(p - 0.5), np.sign(p_map - 0.5))
+    assert np.all(np.abs(p - 0.5) <= np.abs(p_map - 0.5) + 1e-15)
+    np.testing.assert_array_equal(m.predict(grid), (m.decision_function(grid) > 0).astype(int))
+
+
+def test_labels_refit_and_clone():
+    X, y = small_problem(9)
+    names = np.where(y == 1, "yes", "no")
+    m = BayesianLogisticRegression(prior_precision=2.0).fit(X, names)
+    assert m.classes_.tolist() == ["no", "yes"] and set(m.predict(X)) <= {"no", "yes"}
+    ref = BayesianLogisticRegression(prior_precision=2.0).fit(X, y)
+    np.testing.assert_allclose(m.predict_proba(X), ref.predict_proba(X), rtol=1e-12)
+    m.set_params(prior_precision=20.0).fit(X, y)                  # refit starts fresh
+    assert np.linalg.norm(m.coef_) < np.linalg.norm(ref.coef_)
+    c = clone(m)
+    assert c.get_params() == m.get_params() and not hasattr(c, "posterior_mean_")
+    assert repr(c) == "BayesianLogisticRegression(prior_precision=20.0)"
+
+
+def test_separable_data_still_have_a_posterior():
+    """The prior keeps the mode finite on separable data (flat intercept included)."""
+    X = np.r_[np.linspace(-3, -1, 10), np.linspace(1, 3, 10)][:, None]
+    y = np.r_[np.zeros(10), np.ones(10)]
+    m = BayesianLogisticRegression(prior_precision=1.0).fit(X, y)
+    assert np.all(np.isfinite(m.posterior_cov_)) and np.isfinite(m.log_evidence_)
+    assert m.score(X, y) == 1.0
+
+
+@pytest.mark.parametrize("params, match", [
+    ({"prior_precision": 0.0}, "prior_precision must be > 0"),
+    ({"prior_precision": -1.0}, "prior_precision must be > 0"),
+    ({"prior_precision": np.nan}, "prior_precision must be finite"),
+    ({"prior_precision": "1"}, "prior_precision must be a real number"),
+    ({"fit_intercept": "yes"}, "fit_intercept must be True or False"),
+])
+def test_bad_hyperparameters(params, match):
+    X, y = small_problem()
+    with pytest.raises(ValueError, match=match):
+        BayesianLogisticRegression(**params).fit(X, y)
+
+
+def test_bad_data_and_calls():
+    X, y = small_problem()
+    with pytest.raises(ValueError, match="exactly 2"):
+        BayesianLogisticRegression().fit(X, np.arange(len(y)) % 3)
+    with pytest.raises(ValueError, match="single class"):
+        BayesianLogisticRegression().fit(X, np.ones(len(y)))
+    with pytest.raises(ValueError, match="X contains NaN"):
+        BayesianLogisticRegression().fit(np.where(X > 2, np.nan, X), y)
+    with pytest.raises(ValueError, match="y contains NaN"):
+        BayesianLogisticRegression().fit(X, np.where(y == 1, np.nan, 0.0))
+    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+        BayesianLogisticRegression().fit(X, y[:-1])
+    with pytest.raises(NotFittedError):
+        BayesianLogisticRegression().predict_proba(X)
+    m = BayesianLogisticRegression().fit(X, y)
+    with pytest.raises(ValueError, match="X has 2 features"):
+        m.predict_proba(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="Unknown method"):
+        m.predict_proba(X, method="laplace")
+    with pytest.raises(ValueError, match="n_samples must be >= 1"):
+        m.predict_proba(X, method="monte_carlo", n_samples=0)
+    with pytest.raises(ValueError, match="n_samples must be an integer"):
+        m.predict_proba(X, method="monte_carlo", n_samples=10.5)
+    with pytest.raises(ValueError, match="random_state"):
+        m.predict_proba(X, method="monte_carlo", random_state="seed")
+    with pytest.raises(ValueError, match="X contains infinite"):
+        m.predict_activation(np.full((2, 1), np.inf))
