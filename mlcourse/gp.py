@@ -21,6 +21,7 @@ import copy
 
 import numpy as np
 from scipy import linalg
+from scipy.linalg import blas as _blas
 
 from ._gp_common import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, cholesky_jitter,
                          maximize_log_params, restart_box)
@@ -207,7 +208,8 @@ class GaussianProcessRegressor(BaseEstimator):
             raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
                              f"{self.X_train_.shape[1]}.")
         Ks = self.kernel_(X, self.X_train_).T          # (N, m), Fortran order for LAPACK
-        mean = Ks.T @ self.alpha_
+        # K*ᵀα through SciPy's BLAS, like the solves (see kernels.sq_dist on mixing the two BLAS)
+        mean = _blas.dgemv(1.0, Ks, self.alpha_, trans=1)
         if not (return_std or return_cov):
             return mean
         v = linalg.solve_triangular(self.L_, Ks, lower=True, overwrite_b=True,

@@ -146,6 +146,18 @@ def test_linear_spline_formula_and_psd(rng):
         kernels.linear_spline(rng.normal(size=(3, 2)))
 
 
+def test_sq_dist_matches_brute_force_and_gram_is_exactly_symmetric(rng):
+    X, Y = rng.normal(size=(50, 4)), rng.normal(size=(7, 4))
+    brute = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
+    np.testing.assert_allclose(kernels.sq_dist(X, Y), brute, atol=1e-12)
+    scale = np.array([0.5, 1.0, 2.0, 3.0])
+    for S in (kernels.sq_dist(X), kernels.sq_dist(X, scale=scale)):
+        np.testing.assert_array_equal(S, S.T)          # bitwise, not just allclose
+        np.testing.assert_array_equal(np.diag(S), 0.0)
+    brute_scaled = (((X[:, None, :] - X[None, :, :]) / scale) ** 2).sum(-1)
+    np.testing.assert_allclose(kernels.sq_dist(X, scale=scale), brute_scaled, atol=1e-12)
+
+
 def test_kernel_bad_input():
     with pytest.raises(ValueError, match="gamma must be > 0"):
         kernels.rbf([[0.0]], gamma=-1.0)
