@@ -167,6 +167,31 @@ def test_kernel_bad_input():
         kernels.sq_dist([[np.nan, 0.0]])
 
 
+@pytest.mark.parametrize("scale, match", [
+    (0.0, "scale must be positive and finite; got 0.0"),
+    (-1.0, "scale must be positive and finite"),
+    (np.inf, "scale must be positive and finite"),
+    (np.nan, "scale must be positive and finite"),
+    ([1.0, 0.0], "scale must be positive and finite"),
+    ([1.0, 2.0, 3.0], r"scale must be a scalar or have one entry per feature \(2\); got shape \(3,\)"),
+    ([[1.0, 2.0]], r"one entry per feature \(2\); got shape \(1, 2\)"),
+    ("wide", "scale must be a positive number or one per feature; got 'wide'"),
+])
+def test_sq_dist_rejects_bad_scale(scale, match):
+    X = np.arange(6.0).reshape(3, 2)
+    with pytest.raises(ValueError, match=match):
+        kernels.sq_dist(X, scale=scale)
+    with pytest.raises(ValueError, match=match):
+        kernels.sq_dist(X, X[:2], scale=scale)
+
+
+def test_sq_dist_accepts_scalar_and_per_feature_scale():
+    X = np.arange(6.0).reshape(3, 2)
+    np.testing.assert_array_equal(kernels.sq_dist(X, scale=[2.0]), kernels.sq_dist(X / 2.0))
+    np.testing.assert_array_equal(kernels.sq_dist(X, scale=np.float64(2.0)),
+                                  kernels.sq_dist(X / 2.0))
+
+
 # --- probit approximation ------------------------------------------------------------------------
 
 
