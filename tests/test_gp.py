@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy import stats
+from sklearn.base import clone
 from sklearn.gaussian_process import GaussianProcessClassifier as SkGPC
 from sklearn.gaussian_process import GaussianProcessRegressor as SkGPR
 from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
@@ -129,10 +130,15 @@ def test_optimisation_finds_sklearns_optimum(regression):
     np.testing.assert_allclose(ours.theta_, sk.kernel_.theta, rtol=1e-3, atol=1e-3)
     np.testing.assert_allclose(ours.log_marginal_likelihood(eval_gradient=True)[1], 0, atol=1e-3)
     assert ours.noise_variance_ == pytest.approx(np.exp(ours.theta_[-1]))
-    # the input estimator is not modified; a refit gives the same result
+    # the input kernel is not modified, and a refit starts afresh: after a fit to other data,
+    # refitting to (X, y) gives the first optimum again, as does a fresh clone
     assert ours.kernel.length_scale == [1.0, 1.0]
-    again = ours.fit(X, y)
-    np.testing.assert_allclose(again.theta_, ours.theta_)
+    theta = ours.theta_.copy()
+    other = ours.fit(X[:12], -y[:12]).theta_.copy()
+    assert np.abs(other - theta).max() > 0.1
+    assert ours.fit(X, y) is ours
+    np.testing.assert_allclose(ours.theta_, theta, rtol=1e-10)
+    np.testing.assert_allclose(clone(ours).fit(X, y).theta_, theta, rtol=1e-10)
 
 
 def test_duplicates_with_zero_noise_warn_about_jitter(rng):
