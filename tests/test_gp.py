@@ -169,6 +169,52 @@ def test_regressor_bad_input(kwargs, X, y, match):
         GaussianProcessRegressor(**kwargs).fit(X, y)
 
 
+class _NoDiag:
+    """Callable like a kernel, but without the diag(X) that predictive variances need."""
+
+    def __call__(self, X, Y=None):
+        return SquaredExponential()(X, Y)
+
+
+class _FlatGram(_NoDiag):
+    """A kernel whose Gram matrix has the wrong shape."""
+
+    def __call__(self, X, Y=None):
+        return super().__call__(X, Y).ravel()
+
+    def diag(self, X):
+        return np.ones(len(X))
+
+
+ESTIMATORS = [(GaussianProcessRegressor, [0.5, 1.5, -1.0]), (GaussianProcessClassifier, [0, 1, 1])]
+ESTIMATOR_IDS = ["regressor", "classifier"]
+
+
+@pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
+@pytest.mark.parametrize("kernel, match", [
+    ("rbf", r"kernel must be a callable k\(X, Y\) with a diag\(X\) method.*got 'rbf'"),
+    (lambda X, Y=None: X @ X.T, r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
+    (_NoDiag(), r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
+    (_FlatGram(), r"kernel\(X\[:1\]\) and kernel.diag\(X\[:1\]\) must have shapes \(1, 1\) "
+                  r"and \(1,\); got \(1,\) and \(1,\)"),
+    (BasisKernel(affine_basis), "optimize=True needs a kernel with theta, with_theta and "
+                                "gradient.*BasisKernel has no log-parameters. Pass optimize=False"),
+], ids=["string", "no-diag-lambda", "no-diag-class", "wrong-shape", "not-learnable"])
+def test_estimators_reject_bad_kernels(Estimator, y, kernel, match):
+    with pytest.raises(ValueError, match=match):
+        Estimator(kernel).fit([[0.0], [1.0], [2.0]], y)
+
+
+@pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
+def test_log_marginal_likelihood_at_other_theta_needs_a_learnable_kernel(Estimator, y):
+    est = Estimator(BasisKernel(affine_basis), optimize=False).fit([[0.0], [1.0], [2.0]], y)
+    assert np.isfinite(est.log_marginal_likelihood())         # the fitted value is available
+    for kwargs in ({"theta": [1.0]}, {"eval_gradient": True}):
+        with pytest.raises(ValueError, match=r"log_marginal_likelihood\(theta\) or eval_gradient"
+                                             r"=True needs a kernel with theta.*BasisKernel"):
+            est.log_marginal_likelihood(**kwargs)
+
+
 def test_regressor_bad_calls(regression):
     X, y, Xs = regression
     with pytest.raises(NotFittedError):
