@@ -242,6 +242,18 @@ def test_dual_route_rejects_components_without_variance():
     assert PCA(method="dual").fit(X).n_components_ == 2
 
 
+@pytest.mark.parametrize("params, what", [({"method": "dual"}, "mapped back by the dual route"),
+                                           ({"method": "dual", "n_components": 2}, "mapped back"),
+                                           ({"whiten": True}, "whitened"),
+                                           ({"whiten": True, "method": "svd"}, "whitened")])
+def test_constant_X_has_no_component_to_whiten_or_map_back(params, what):
+    for X in (np.ones((5, 10)), np.full((6, 3), 2.5)):
+        with pytest.raises(ValueError, match=f"X has no variance \\(all its rows are equal\\), "
+                                             f"so no component can be {what}"):
+            PCA(**params).fit(X)
+    assert PCA().fit(np.ones((5, 10))).explained_variance_ratio_.sum() == 0   # plain PCA: fine
+
+
 def test_transform_before_fit_and_wrong_width():
     pca = PCA(2)
     with pytest.raises(ValueError, match="not fitted yet"):
