@@ -3,17 +3,21 @@
 * :func:`cholesky_jitter` — one Cholesky factorisation, with diagonal jitter only when the
   plain factorisation fails, and a warning that says so;
 * :func:`maximize_log_params` — L-BFGS-B on log-parameters with random restarts;
-* :func:`restart_box` — where the restarts are drawn from, scaled to the data.
+* :func:`restart_box` — where the restarts are drawn from, scaled to the data;
+* :func:`check_kernel`, :func:`learnable`, :func:`require_learnable`, :func:`require_theta` —
+  what a kernel must offer.
 """
 
 from __future__ import annotations
 
+import copy
 import warnings
 
 import numpy as np
 from scipy import linalg, optimize
 
 from ._validation import check_scalar
+from .kernels import SquaredExponential
 
 # Jitter: when K (+ noise) is not numerically positive definite — e.g. duplicated inputs with
 # zero noise variance — add JITTER_START·mean(diag K) to the diagonal, then ten times more, up to
@@ -73,6 +77,47 @@ def check_fit_options(n_restarts, optimize_flag) -> None:
     check_scalar(n_restarts, "n_restarts", low=0, integer=True)
     if not isinstance(optimize_flag, (bool, np.bool_)):
         raise ValueError(f"optimize must be True or False; got {optimize_flag!r}.")
+
+
+def learnable(kernel) -> bool:
+    """Whether `kernel` has what hyperparameter learning needs: theta, with_theta and gradient."""
+    return all(hasattr(kernel, a) for a in ("theta", "with_theta", "gradient"))
+
+
+def require_learnable(kernel, what: str, instead: str) -> None:
+    """Raise a ValueError saying that `what` needs a kernel with log-parameters θ, and what to
+    do `instead`."""
+    if not learnable(kernel):
+        raise ValueError(f"{what} needs a kernel with theta, with_theta and gradient (e.g. "
+                         f"SquaredExponential); {type(kernel).__name__} has no log-parameters. "
+                         f"{instead}")
+
+
+def require_theta(kernel) -> None:
+    """The guard of both estimators' ``log_marginal_likelihood(theta, eval_gradient)``."""
+    require_learnable(kernel, "log_marginal_likelihood(theta) or eval_gradient=True",
+                      "log_marginal_likelihood() gives the value at the fitted kernel.")
+
+
+def check_kernel(kernel, X, optimize_flag: bool):
+    """A private copy of `kernel` (default ``SquaredExponential()``), checked against the inputs.
+
+    The kernel must be callable, k(X, Y) → Gram matrix, and have a ``diag(X)`` method (the
+    predictive variances need k(x, x)); to be optimised it must also be :func:`learnable`. It is
+    evaluated once on the first input, which also validates its own hyperparameters.
+    """
+    kernel = copy.deepcopy(SquaredExponential() if kernel is None else kernel)
+    if not callable(kernel) or not callable(getattr(kernel, "diag", None)):
+        raise ValueError(f"kernel must be a callable k(X, Y) with a diag(X) method (e.g. "
+                         f"mlcourse.kernels.SquaredExponential); got {kernel!r}.")
+    shapes = np.shape(kernel(X[:1])), np.shape(kernel.diag(X[:1]))
+    if shapes != ((1, 1), (1,)):
+        raise ValueError(f"kernel(X[:1]) and kernel.diag(X[:1]) must have shapes (1, 1) and (1,); "
+                         f"got {shapes[0]} and {shapes[1]}.")
+    if optimize_flag:
+        require_learnable(kernel, "optimize=True", "Pass optimize=False to keep its "
+                          "hyperparameters fixed.")
+    return kernel
 
 
 def restart_box(X, y_var: float | None, n_length_scales: int) -> np.ndarray:

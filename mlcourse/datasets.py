@@ -9,12 +9,24 @@ from ._validation import check_array, check_random_state, check_scalar
 __all__ = ["gaussian_classes"]
 
 
+def _class_counts(n_per_class, k: int) -> list[int]:
+    """`n_per_class` as K positive ints: one int for all classes, or a sequence of K ints."""
+    if isinstance(n_per_class, np.ndarray) and n_per_class.ndim == 0:
+        n_per_class = n_per_class.item()
+    if not isinstance(n_per_class, (list, tuple, np.ndarray)):
+        return [check_scalar(n_per_class, "n_per_class", low=1, integer=True)] * k
+    if getattr(n_per_class, "ndim", 1) != 1 or len(n_per_class) != k:
+        raise ValueError(f"n_per_class must be one int or a sequence of {k} ints, one per row of "
+                         f"means; got {n_per_class!r}.")
+    return [check_scalar(c, "n_per_class", low=1, integer=True) for c in n_per_class]
+
+
 def gaussian_classes(n_per_class, means, cov, random_state=None):
     """Samples from K Gaussian classes with a shared covariance, N(x | μ_k, Σ).
 
     Parameters
     ----------
-    n_per_class : int or sequence of int
+    n_per_class : int ≥ 1 or sequence of K ints ≥ 1
         Samples per class (one int for all classes).
     means : array_like of shape (K, d)
         Class means μ_k.
@@ -33,15 +45,13 @@ def gaussian_classes(n_per_class, means, cov, random_state=None):
     k, d = means.shape
     if cov.shape != (d, d):
         raise ValueError(f"cov must have shape ({d}, {d}) to match means; got {cov.shape}.")
-    counts = np.broadcast_to(np.asarray(n_per_class), (k,))
-    for c in counts:
-        check_scalar(int(c), "n_per_class", low=1, integer=True)
+    counts = _class_counts(n_per_class, k)
     try:
         chol = np.linalg.cholesky(cov)
     except np.linalg.LinAlgError:
         raise ValueError("cov must be symmetric positive definite.") from None
     rng = check_random_state(random_state)
-    X = np.vstack([m + rng.standard_normal((int(c), d)) @ chol.T for m, c in zip(means, counts)])
+    X = np.vstack([m + rng.standard_normal((c, d)) @ chol.T for m, c in zip(means, counts)])
     y = np.repeat(np.arange(k), counts)
     return X, y
 

@@ -17,28 +17,22 @@ K the Gram matrix of the kernel on the training inputs, C_N = K + σ_n² I.
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 from scipy import linalg
 from scipy.linalg import blas as _blas
 
-from ._gp_common import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, cholesky_jitter,
-                         maximize_log_params, restart_box)
+from ._gp_common import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, check_kernel,
+                         cholesky_jitter, learnable, maximize_log_params, require_theta,
+                         restart_box)
 from ._validation import (check_array, check_consistent_length, check_random_state, check_scalar,
                           check_vector)
 from .base import BaseEstimator
 from .gp_classification import GaussianProcessClassifier
 from .gp_recursive import KalmanGPRegressor
-from .kernels import SquaredExponential
 
 __all__ = ["GaussianProcessRegressor", "GaussianProcessClassifier", "KalmanGPRegressor"]
 
 _LOG_2PI = np.log(2.0 * np.pi)
-
-
-def _learnable(kernel) -> bool:
-    return all(hasattr(kernel, a) for a in ("theta", "with_theta", "gradient"))
 
 
 class GaussianProcessRegressor(BaseEstimator):
@@ -132,9 +126,7 @@ class GaussianProcessRegressor(BaseEstimator):
         self._check_fitted()
         if theta is None and not eval_gradient:
             return self.log_marginal_likelihood_value_
-        if not _learnable(self.kernel_):
-            raise ValueError("this kernel has no log-parameters (theta); log_marginal_likelihood "
-                             "can only be evaluated at the fitted hyperparameters.")
+        require_theta(self.kernel_)
         if theta is None:
             if self.noise_variance_ == 0:
                 raise ValueError("the gradient with respect to ln noise_variance is undefined "
@@ -158,14 +150,9 @@ class GaussianProcessRegressor(BaseEstimator):
         check_consistent_length(X=X, y=z)
         check_scalar(self.noise_variance, "noise_variance", low=0)
         check_fit_options(self.n_restarts, self.optimize)
-        kernel = copy.deepcopy(SquaredExponential() if self.kernel is None else self.kernel)
-        kernel.diag(X[:1])
-        kernel(X[:1])                       # validates the kernel against the inputs' shape
+        kernel = check_kernel(self.kernel, X, self.optimize)
         noise = float(self.noise_variance)
         if self.optimize:
-            if not _learnable(kernel):
-                raise ValueError("optimize=True needs a kernel with theta, with_theta and "
-                                 "gradient (e.g. SquaredExponential); pass optimize=False.")
             n_k = kernel.theta.size
             bounds = np.log([PARAM_BOUNDS] * n_k + [NOISE_BOUNDS])
             box = restart_box(X, float(np.var(z)), n_k - 1)
@@ -182,7 +169,7 @@ class GaussianProcessRegressor(BaseEstimator):
         self.kernel_, self.noise_variance_ = kernel, noise
         self.log_marginal_likelihood_value_ = float(
             -0.5 * z @ self.alpha_ - np.log(np.diag(self.L_)).sum() - 0.5 * len(z) * _LOG_2PI)
-        if _learnable(kernel):
+        if learnable(kernel):
             self.theta_ = np.r_[kernel.theta, np.log(noise) if noise > 0 else -np.inf]
         return self
 

@@ -14,16 +14,15 @@ approximation :func:`mlcourse.laplace.probit_approximation`.
 
 from __future__ import annotations
 
-import copy
 import warnings
 
 import numpy as np
 from scipy import linalg
 
-from ._gp_common import (PARAM_BOUNDS, check_fit_options, maximize_log_params, restart_box)
+from ._gp_common import (PARAM_BOUNDS, check_fit_options, check_kernel, maximize_log_params,
+                         require_theta, restart_box)
 from ._validation import check_array, check_consistent_length, check_random_state, encode_labels
 from .base import BaseEstimator, ClassifierMixin
-from .kernels import SquaredExponential
 from .laplace import probit_approximation
 from .special import log_sigmoid, sigmoid
 
@@ -91,8 +90,9 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     kernel : callable, optional
-        Covariance of the latent function; default ``SquaredExponential(1.0, 1.0)``.
-        Learning its hyperparameters needs ``theta``, ``with_theta`` and ``gradient``.
+        Covariance of the latent function, k(X, Y) with a ``diag(X)`` method; default
+        ``SquaredExponential(1.0, 1.0)``. Learning its hyperparameters needs ``theta``,
+        ``with_theta`` and ``gradient``.
     optimize : bool
         Maximise the approximate log marginal likelihood ln q(t | X, θ) over the kernel's θ.
     n_restarts : int ≥ 0
@@ -144,6 +144,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         self._check_fitted()
         if theta is None and not eval_gradient:
             return self.log_marginal_likelihood_value_
+        require_theta(self.kernel_)
         theta = self.kernel_.theta if theta is None else np.asarray(theta, dtype=float)
         if theta.shape != self.kernel_.theta.shape or not np.all(np.isfinite(theta)):
             raise ValueError(f"theta must be a finite vector of length "
@@ -158,13 +159,9 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, t = encode_labels(y, "y", n_classes=2)
         check_consistent_length(X=X, y=t)
         check_fit_options(self.n_restarts, self.optimize)
-        kernel = copy.deepcopy(SquaredExponential() if self.kernel is None else self.kernel)
-        kernel(X[:1])
+        kernel = check_kernel(self.kernel, X, self.optimize)
         t = t.astype(float)
         if self.optimize:
-            if not all(hasattr(kernel, a) for a in ("theta", "with_theta", "gradient")):
-                raise ValueError("optimize=True needs a kernel with theta, with_theta and "
-                                 "gradient (e.g. SquaredExponential); pass optimize=False.")
             n_k = kernel.theta.size
             theta, _ = maximize_log_params(
                 lambda th: self._lml(kernel, th, X, t, True), kernel.theta,

@@ -60,6 +60,7 @@ class KalmanGPRegressor(BaseEstimator):
     mean_ : ndarray (M,), ŵ^{N|N}
     cov_ : ndarray (M, M), Σ^{N|N}
     n_seen_ : int, N
+    n_features_in_ : int, number of input columns p (before the basis)
     innovations_, innovation_variances_ : ndarray (N,), e_n and s_n of every update
     log_marginal_likelihood_value_ : float, Σ_n ln N(e_n | 0, s_n) = ln p(z_1, …, z_N)
         (the prediction-error decomposition of the marginal likelihood)
@@ -96,11 +97,11 @@ class KalmanGPRegressor(BaseEstimator):
         check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
         Phi = self._features(X)
         if not hasattr(self, "mean_"):
-            self._n_inputs = X.shape[1]
+            self.n_features_in_ = X.shape[1]
             self._start(Phi.shape[1])
-        elif X.shape[1] != self._n_inputs:
+        elif X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
-                             f"{self._n_inputs}.")
+                             f"{self.n_features_in_}.")
         w, S, var_v = self.mean_.copy(), self.cov_.copy(), float(self.noise_variance)
         e, s = np.empty(len(z)), np.empty(len(z))
         for n, (phi, zn) in enumerate(zip(Phi, z)):
@@ -125,9 +126,9 @@ class KalmanGPRegressor(BaseEstimator):
         """
         self._check_fitted()
         X = check_array(X, "X")
-        if X.shape[1] != self._n_inputs:
+        if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
-                             f"{self._n_inputs}.")
+                             f"{self.n_features_in_}.")
         Phi = self._features(X)
         mean = Phi @ self.mean_
         if not return_std:

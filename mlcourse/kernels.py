@@ -30,16 +30,32 @@ def _pair(X, Y):
     return X, Y
 
 
+def _check_scale(scale, n_features: int) -> np.ndarray:
+    """`scale` as a float array: a positive finite scalar or one per feature, else ValueError."""
+    try:
+        s = np.asarray(scale, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"scale must be a positive number or one per feature; got {scale!r}.") \
+            from None
+    if s.ndim > 1 or (s.ndim == 1 and s.size not in (1, n_features)):
+        raise ValueError(f"scale must be a scalar or have one entry per feature ({n_features}); "
+                         f"got shape {s.shape}.")
+    if not np.all(np.isfinite(s)) or np.any(s <= 0):
+        raise ValueError(f"scale must be positive and finite; got {scale!r}.")
+    return s
+
+
 def sq_dist(X, Y=None, scale=None) -> np.ndarray:
     """Pairwise squared Euclidean distances ‖x_i − y_j‖², shape (n, m).
 
     Uses ‖x‖² + ‖y‖² − 2xᵀy (one matrix product) and clips the tiny negative values that
-    cancellation produces to 0. With `scale` (a scalar or one value per feature), the inputs are
-    divided by it first, giving Σ_d (x_d − y_d)²/scale_d².
+    cancellation produces to 0. With `scale` (a positive scalar or one positive value per
+    feature), the inputs are divided by it first, giving Σ_d (x_d − y_d)²/scale_d².
     """
     X, Y = _pair(X, Y)
     same = Y is X
     if scale is not None:
+        scale = _check_scale(scale, X.shape[1])
         X = X / scale
         Y = X if same else Y / scale
     xx = np.einsum("ij,ij->i", X, X)

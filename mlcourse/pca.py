@@ -94,6 +94,9 @@ class PCA(BaseEstimator):
         if zero.any() and (method == "dual" or self.whiten):
             first = int(np.argmax(zero)) + 1
             what = "mapped back by the dual route" if method == "dual" else "whitened"
+            if first == 1:
+                raise ValueError(f"X has no variance (all its rows are equal), so no component "
+                                 f"can be {what}.")
             raise ValueError(f"Component {first} of X has zero variance and cannot be {what}; "
                              f"use n_components <= {first - 1}.")
         self.components_ = flip_signs(comps)

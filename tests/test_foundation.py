@@ -167,6 +167,31 @@ def test_kernel_bad_input():
         kernels.sq_dist([[np.nan, 0.0]])
 
 
+@pytest.mark.parametrize("scale, match", [
+    (0.0, "scale must be positive and finite; got 0.0"),
+    (-1.0, "scale must be positive and finite"),
+    (np.inf, "scale must be positive and finite"),
+    (np.nan, "scale must be positive and finite"),
+    ([1.0, 0.0], "scale must be positive and finite"),
+    ([1.0, 2.0, 3.0], r"scale must be a scalar or have one entry per feature \(2\); got shape \(3,\)"),
+    ([[1.0, 2.0]], r"one entry per feature \(2\); got shape \(1, 2\)"),
+    ("wide", "scale must be a positive number or one per feature; got 'wide'"),
+])
+def test_sq_dist_rejects_bad_scale(scale, match):
+    X = np.arange(6.0).reshape(3, 2)
+    with pytest.raises(ValueError, match=match):
+        kernels.sq_dist(X, scale=scale)
+    with pytest.raises(ValueError, match=match):
+        kernels.sq_dist(X, X[:2], scale=scale)
+
+
+def test_sq_dist_accepts_scalar_and_per_feature_scale():
+    X = np.arange(6.0).reshape(3, 2)
+    np.testing.assert_array_equal(kernels.sq_dist(X, scale=[2.0]), kernels.sq_dist(X / 2.0))
+    np.testing.assert_array_equal(kernels.sq_dist(X, scale=np.float64(2.0)),
+                                  kernels.sq_dist(X / 2.0))
+
+
 # --- probit approximation ------------------------------------------------------------------------
 
 
@@ -220,6 +245,26 @@ def test_gaussian_classes(rng):
         datasets.gaussian_classes(5, [[0, 0]], np.eye(3))
     with pytest.raises(ValueError, match="positive definite"):
         datasets.gaussian_classes(5, [[0, 0]], [[1, 2], [2, 1]])
+    X3, y3 = datasets.gaussian_classes(np.int64(4), [[0, 0], [3, 1]], np.eye(2), random_state=0)
+    assert X3.shape == (8, 2) and np.bincount(y3).tolist() == [4, 4]
+    assert np.bincount(datasets.gaussian_classes(np.array([2, 3]), [[0], [1]], [[1.0]])[1]).tolist() \
+        == [2, 3]
+
+
+@pytest.mark.parametrize("n_per_class, match", [
+    (2.5, "n_per_class must be an integer; got 2.5"),
+    (np.nan, "n_per_class must be an integer; got nan"),
+    (0, "n_per_class must be >= 1; got 0"),
+    ([3, -1], "n_per_class must be >= 1; got -1"),
+    ([3, 2.0], "n_per_class must be an integer; got 2.0"),
+    ([3, 3, 3], r"n_per_class must be one int or a sequence of 2 ints.*got \[3, 3, 3\]"),
+    (np.ones((2, 1), dtype=int), "n_per_class must be one int or a sequence of 2 ints"),
+    ([[1, 2], 3], "n_per_class must be an integer; got \\[1, 2\\]"),
+    ("10", "n_per_class must be an integer; got '10'"),
+])
+def test_gaussian_classes_rejects_bad_n_per_class(n_per_class, match):
+    with pytest.raises(ValueError, match=match):
+        datasets.gaussian_classes(n_per_class, [[0, 0], [3, 1]], np.eye(2), random_state=0)
 
 
 def test_plots_draw():

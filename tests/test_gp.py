@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 import pytest
 from scipy import stats
+from sklearn.base import clone
 from sklearn.gaussian_process import GaussianProcessClassifier as SkGPC
 from sklearn.gaussian_process import GaussianProcessRegressor as SkGPR
 from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
@@ -129,10 +130,15 @@ def test_optimisation_finds_sklearns_optimum(regression):
     np.testing.assert_allclose(ours.theta_, sk.kernel_.theta, rtol=1e-3, atol=1e-3)
     np.testing.assert_allclose(ours.log_marginal_likelihood(eval_gradient=True)[1], 0, atol=1e-3)
     assert ours.noise_variance_ == pytest.approx(np.exp(ours.theta_[-1]))
-    # the input estimator is not modified; a refit gives the same result
+    # the input kernel is not modified, and a refit starts afresh: after a fit to other data,
+    # refitting to (X, y) gives the first optimum again, as does a fresh clone
     assert ours.kernel.length_scale == [1.0, 1.0]
-    again = ours.fit(X, y)
-    np.testing.assert_allclose(again.theta_, ours.theta_)
+    theta = ours.theta_.copy()
+    other = ours.fit(X[:12], -y[:12]).theta_.copy()
+    assert np.abs(other - theta).max() > 0.1
+    assert ours.fit(X, y) is ours
+    np.testing.assert_allclose(ours.theta_, theta, rtol=1e-10)
+    np.testing.assert_allclose(clone(ours).fit(X, y).theta_, theta, rtol=1e-10)
 
 
 def test_duplicates_with_zero_noise_warn_about_jitter(rng):
@@ -161,6 +167,52 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
 def test_regressor_bad_input(kwargs, X, y, match):
     with pytest.raises(ValueError, match=match):
         GaussianProcessRegressor(**kwargs).fit(X, y)
+
+
+class _NoDiag:
+    """Callable like a kernel, but without the diag(X) that predictive variances need."""
+
+    def __call__(self, X, Y=None):
+        return SquaredExponential()(X, Y)
+
+
+class _FlatGram(_NoDiag):
+    """A kernel whose Gram matrix has the wrong shape."""
+
+    def __call__(self, X, Y=None):
+        return super().__call__(X, Y).ravel()
+
+    def diag(self, X):
+        return np.ones(len(X))
+
+
+ESTIMATORS = [(GaussianProcessRegressor, [0.5, 1.5, -1.0]), (GaussianProcessClassifier, [0, 1, 1])]
+ESTIMATOR_IDS = ["regressor", "classifier"]
+
+
+@pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
+@pytest.mark.parametrize("kernel, match", [
+    ("rbf", r"kernel must be a callable k\(X, Y\) with a diag\(X\) method.*got 'rbf'"),
+    (lambda X, Y=None: X @ X.T, r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
+    (_NoDiag(), r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
+    (_FlatGram(), r"kernel\(X\[:1\]\) and kernel.diag\(X\[:1\]\) must have shapes \(1, 1\) "
+                  r"and \(1,\); got \(1,\) and \(1,\)"),
+    (BasisKernel(affine_basis), "optimize=True needs a kernel with theta, with_theta and "
+                                "gradient.*BasisKernel has no log-parameters. Pass optimize=False"),
+], ids=["string", "no-diag-lambda", "no-diag-class", "wrong-shape", "not-learnable"])
+def test_estimators_reject_bad_kernels(Estimator, y, kernel, match):
+    with pytest.raises(ValueError, match=match):
+        Estimator(kernel).fit([[0.0], [1.0], [2.0]], y)
+
+
+@pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
+def test_log_marginal_likelihood_at_other_theta_needs_a_learnable_kernel(Estimator, y):
+    est = Estimator(BasisKernel(affine_basis), optimize=False).fit([[0.0], [1.0], [2.0]], y)
+    assert np.isfinite(est.log_marginal_likelihood())         # the fitted value is available
+    for kwargs in ({"theta": [1.0]}, {"eval_gradient": True}):
+        with pytest.raises(ValueError, match=r"log_marginal_likelihood\(theta\) or eval_gradient"
+                                             r"=True needs a kernel with theta.*BasisKernel"):
+            est.log_marginal_likelihood(**kwargs)
 
 
 def test_regressor_bad_calls(regression):
@@ -230,8 +282,14 @@ def test_kalman_bad_calls():
     with pytest.raises(NotFittedError):
         KalmanGPRegressor().predict([[0.0]])
     kf = KalmanGPRegressor().fit([[0.0], [1.0]], [0.0, 1.0])
-    with pytest.raises(ValueError, match="2 features"):
+    assert kf.n_features_in_ == 1
+    with pytest.raises(ValueError, match="X has 2 features; the model was fitted with 1"):
         kf.partial_fit([[0.0, 1.0]], [1.0])
+    # a refit forgets the input width (learned state, reset by fit)
+    kf.fit([[0.0, 1.0], [1.0, 0.0]], [0.0, 1.0])
+    assert kf.n_features_in_ == 2 and kf.n_seen_ == 2 and kf.mean_.shape == (3,)
+    with pytest.raises(ValueError, match="X has 1 features; the model was fitted with 2"):
+        kf.predict([[0.0]])
     with pytest.raises(ValueError, match="y contains NaN"):
         kf.partial_fit([[0.0]], [np.nan])
 
