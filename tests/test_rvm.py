@@ -301,7 +301,13 @@ def test_predict_mean_and_std(rng):
     np.testing.assert_allclose(mean, phi @ np.r_[m.coef_, m.intercept_], rtol=1e-12)
     var = m.noise_variance_ + np.einsum("ij,jk,ik->i", phi, m.sigma_, phi)
     np.testing.assert_allclose(std**2, var, rtol=1e-10)
-    assert np.all(std >= np.sqrt(m.noise_variance_))
+    # independently: the function-space posterior on the full design with the fitted α, β
+    alpha = np.full(101, np.inf)
+    alpha[m.relevance_indices_], alpha[100] = m.alpha_, m.intercept_alpha_
+    m_dir, S_dir, _ = direct_posterior(Phi, t, alpha, 1 / m.noise_variance_)
+    np.testing.assert_allclose(mean, phi @ m_dir, rtol=1e-8, atol=1e-10)
+    var_dir = m.noise_variance_ + np.einsum("ij,jk,ik->i", phi, S_dir, phi)
+    np.testing.assert_allclose(std**2, var_dir, rtol=1e-8)
     np.testing.assert_array_equal(m.relevance_vectors_, X[m.relevance_indices_])
     assert np.all(np.isfinite(m.alpha_)) and m.alpha_.shape == m.coef_.shape
 
