@@ -185,14 +185,17 @@ def evidence_gradient(Phi, t, alpha, beta):
 
 
 def _mackay(alpha_act, post):
-    """α ← γ/m² with γ = 1 − αΣᵢᵢ; γ ≤ 0 or m = 0 gives α = inf (pruned, no division by 0)."""
+    """α ← γ/m² with γ = 1 − αΣᵢᵢ; γ ≤ 0 or m = 0 gives α = inf (pruned, no division by 0).
+
+    Returns the new α and γ as computed (not clipped: 0 ≤ γ < 1 holds up to rounding).
+    """
     gamma = 1.0 - alpha_act * post.var
     m2 = post.mean**2
     new = np.full(len(alpha_act), np.inf)
     ok = (gamma > 0) & (m2 > 0)
     new[ok] = gamma[ok] / m2[ok]
     new[new > PRUNE_ALPHA] = np.inf
-    return new, np.clip(gamma, 0.0, 1.0)
+    return new, gamma
 
 
 def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
@@ -206,7 +209,8 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
     alpha_new : ndarray of shape (M,)
     beta_new : float
     gamma : ndarray of shape (M,)
-        0 for basis functions not in the model.
+        γᵢ = 1 − αᵢΣᵢᵢ as computed, not clipped (in [0, 1) up to rounding); 0 for basis
+        functions not in the model.
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     post = posterior(Phi, t, alpha, beta) if post is None else post

@@ -136,10 +136,25 @@ def test_reestimate_is_the_stationary_point_of_the_gradient(rng):
     act = fit.active
     np.testing.assert_allclose(a_new[act], fit.alpha[act], rtol=1e-7)
     assert b_new == pytest.approx(fit.beta, rel=1e-7)
-    assert np.all((gamma >= 0) & (gamma <= 1))
+    _, S, _ = direct_posterior(Phi, t, fit.alpha, fit.beta)     # γ = 1 − αΣᵢᵢ, function space
+    np.testing.assert_allclose(gamma[act], 1 - fit.alpha[act] * np.diag(S), rtol=1e-8)
+    assert np.all((gamma[act] > 0) & (gamma[act] < 1))
     d_alpha, d_beta = rvm.evidence_gradient(Phi, t, fit.alpha, fit.beta)
     np.testing.assert_allclose(d_alpha[act] * fit.alpha[act], 0, atol=1e-6)
     assert d_beta * fit.beta == pytest.approx(0, abs=1e-6)
+
+
+def test_reestimate_returns_gamma_unclipped():
+    """γ = 1 − αΣᵢᵢ as computed: a huge α (a weight being pruned) gives γ ≈ 0, never clipped to
+    exactly 0, and Σγ = tr(I − AΣ) holds without clipping."""
+    rng = np.random.default_rng(5)
+    Phi, t, alpha, beta = random_problem(rng, n_out=0)
+    alpha[2] = 1e9
+    _, _, gamma = rvm.reestimate(Phi, t, alpha, beta)
+    _, S, _ = direct_posterior(Phi, t, alpha, beta)
+    np.testing.assert_allclose(gamma, 1 - alpha * np.diag(S), rtol=1e-6, atol=1e-12)
+    assert 0 < gamma[2] < 1e-6
+    assert gamma.sum() == pytest.approx(np.trace(np.eye(len(alpha)) - np.diag(alpha) @ S), rel=1e-10)
 
 
 def test_reestimate_prunes_without_dividing_by_zero():
