@@ -287,8 +287,8 @@ def test_sinc_noise_free_linear_spline():
     Xt = np.linspace(-10, 10, 1001)[:, None]
     for method in ("em", "fast"):
         m = rvm.RVMRegressor(kernel="linear_spline", noise_variance=0.01**2, method=method).fit(X, t)
-        assert 7 <= len(m.coef_) <= 12
-        assert np.abs(m.predict(Xt) - datasets.sinc(Xt[:, 0])).max() < 0.02
+        assert abs(len(m.coef_) - 9) <= 1
+        assert np.abs(m.predict(Xt) - datasets.sinc(Xt[:, 0])).max() < 0.015
         assert m.noise_variance_ == 0.01**2
 
 
