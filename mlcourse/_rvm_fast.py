@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._rvm_fit import SBLFit, _normalise, _result, _Tracker
-from ._sparse_bayes import PRUNE_ALPHA, _split, posterior
+from ._rvm_fit import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
+from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _split, posterior
+from ._validation import check_scalar
 
 # β is held at its initial value for the first iterations, so that the first basis functions are
 # added against a modest noise level rather than against β⁻¹ = ‖t‖²/N of the empty model (as in
-# Tipping's SparseBayes software); from then on it is re-estimated before every change.
+# Tipping's SparseBayes software); from then on it is re-estimated before every change. (Not when
+# the loop starts from a given model, `alpha0`: then β is re-estimated from the first iteration.)
 BETA_UPDATE_START = 10
 # A basis function is not added while its correlation with one in the model exceeds ALIGNMENT_MAX
 # (SparseBayes' "alignment test"): duplicated inputs, and neighbours on a dense grid, would
@@ -76,12 +78,26 @@ def _leave_one_out(a, S, Q, post):
     return np.maximum(s, 0.0), q              # s = φᵀC₋ᵢ⁻¹φ ≥ 0 (clip rounding)
 
 
+def _check_sq(s, q):
+    s, q = np.asarray(s, float), np.asarray(q, float)
+    if not np.all(np.isfinite(s) & (s >= 0)):
+        raise ValueError("s must be finite and >= 0 (s = φᵀC₋ᵢ⁻¹φ); got NaN, inf or a negative value.")
+    if not np.all(np.isfinite(q)):
+        raise ValueError("q must be finite; got NaN or inf.")
+    return s, q
+
+
 def alpha_marginal(alpha, s, q):
     """ℓ(αᵢ) = ½[ln αᵢ − ln(αᵢ + sᵢ) + qᵢ²/(αᵢ + sᵢ)], the part of ln p(t) that depends on αᵢ.
 
     Bishop (7.97); ℓ(∞) = 0 (basis function left out). Broadcasts.
     """
-    alpha, s, q = np.broadcast_arrays(*(np.asarray(v, float) for v in (alpha, s, q)))
+    s, q = _check_sq(s, q)
+    return _alpha_marginal(_check_alpha(np.asarray(alpha, float)), s, q)
+
+
+def _alpha_marginal(alpha, s, q):
+    alpha, s, q = np.broadcast_arrays(alpha, s, q)
     out = np.zeros(alpha.shape)
     fin = np.isfinite(alpha)
     a, ss = alpha[fin], s[fin]
@@ -91,7 +107,11 @@ def alpha_marginal(alpha, s, q):
 
 def optimal_alpha(s, q):
     """The maximiser of ℓ(αᵢ): sᵢ²/(qᵢ² − sᵢ) if qᵢ² > sᵢ, else ∞ (Bishop 7.101)."""
-    s, q = np.broadcast_arrays(np.asarray(s, float), np.asarray(q, float))
+    return _optimal_alpha(*_check_sq(s, q))
+
+
+def _optimal_alpha(s, q):
+    s, q = np.broadcast_arrays(s, q)
     theta = q**2 - s
     out = np.full(s.shape, np.inf)
     pos = theta > 0
@@ -100,32 +120,46 @@ def optimal_alpha(s, q):
 
 
 def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: int = 5000,
-                   tol: float = 1e-3, alignment_max: float = ALIGNMENT_MAX) -> SBLFit:
+                   tol: float = 1e-3, alignment_max: float = ALIGNMENT_MAX,
+                   alpha0=None) -> SBLFit:
     """Tipping & Faul's (2003) fast marginal-likelihood maximisation.
 
-    Starts from the empty model. Each iteration computes the sparsity and quality factors sᵢ, qᵢ
-    of all K candidates (O(KM²) for M basis functions in the model, from cached columns ΦᵀB)
-    and makes the single change — add (θᵢ = qᵢ² − sᵢ > 0, αᵢ = ∞), re-estimate αᵢ = sᵢ²/θᵢ, or
-    delete (θᵢ ≤ 0) — that raises ln p(t) the most, by ℓ(α_new) − ℓ(α_old) (Bishop 7.97),
-    skipping additions that fail the alignment test (`alignment_max`; ≥ 1 turns it off).
+    Starts from the empty model (or from `alpha0`). Each iteration computes the sparsity and
+    quality factors sᵢ, qᵢ of all K candidates (O(KM²) for M basis functions in the model, from
+    cached columns ΦᵀB) and makes the single change — add (θᵢ = qᵢ² − sᵢ > 0, αᵢ = ∞),
+    re-estimate αᵢ = sᵢ²/θᵢ, or delete (θᵢ ≤ 0) — that raises ln p(t) the most, by
+    ℓ(α_new) − ℓ(α_old) (Bishop 7.97), skipping additions that fail the alignment test
+    (`alignment_max`; ≥ 1 turns it off). The kind of each change is recorded in ``actions``.
     Unless `fix_beta`, β starts at `beta0` and is re-estimated before each change from
-    iteration ``BETA_UPDATE_START`` on. Converged, as in Tipping's SparseBayes, when no change
-    raises ln p(t) by more than ``MIN_GAIN``, or the best one re-estimates an αᵢ by
-    |Δ ln αᵢ| < `tol`, and |Δ ln β| < `tol`.
+    iteration ``BETA_UPDATE_START`` on (from the first if `alpha0` is given). Converged, as in
+    Tipping's SparseBayes, when no change raises ln p(t) by more than ``MIN_GAIN``, or the best
+    one re-estimates an αᵢ by |Δ ln αᵢ| < `tol`, and |Δ ln β| < `tol`.
+
+    Parameters
+    ----------
+    Phi : array_like of shape (N, K)
+    t : array_like of shape (N,)
+    beta0 : float > 0
+    alpha0 : None or array_like of shape (K,)
+        Initial αᵢ in the units of `Phi` and `t`, ``inf`` for basis functions not in the model
+        (e.g. another fit's ``alpha``, to start from its optimum); ``None``: the empty model.
     """
+    Phi, t = _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol)
+    check_scalar(alignment_max, "alignment_max", low=0, allow_inf=True)
     B, u, scale, c = _normalise(Phi, t)
     K = B.shape[1]
     nonzero = np.einsum("ij,ij->j", B, B)    # ‖b_j‖² = 1, or 0 for an all-zero column
     trk = _Tracker(B, u)
-    alpha = np.full(K, np.inf)
-    cols: dict[int, np.ndarray] = {}         # j -> Bᵀb_j, computed once when j first enters
-    beta, history, converged, it = float(beta0) * c**2, [], False, 0
-    act = np.zeros(0, int)
+    alpha = np.full(K, np.inf) if alpha0 is None else _initial_alpha(alpha0, scale, c)
+    act = np.flatnonzero(np.isfinite(alpha))
+    cols = {j: B.T @ B[:, j] for j in act}   # j -> Bᵀb_j, computed once when j first enters
+    beta_start = BETA_UPDATE_START if alpha0 is None else 1
+    beta, history, actions, converged, it = float(beta0) * c**2, [], [], False, 0
     for it in range(1, max_iter + 1):
         cross = np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))
         trk.update(cross[act], act, alpha, beta)
         d_log_beta = 0.0
-        beta_free = not fix_beta and it >= BETA_UPDATE_START
+        beta_free = not fix_beta and it >= beta_start
         if beta_free:
             beta_new = trk.beta_update()
             d_log_beta = abs(np.log(beta_new / beta))
@@ -133,9 +167,9 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
             trk.update(cross[act], act, alpha, beta)
         history.append(trk.log_ev)
         s, q, _, _ = _factors(beta * nonzero, beta * trk.Bt, beta * cross, alpha, act, trk.post)
-        new = optimal_alpha(s, q)
+        new = _optimal_alpha(s, q)
         new[new > PRUNE_ALPHA] = np.inf
-        gain = alpha_marginal(new, s, q) - alpha_marginal(alpha, s, q)
+        gain = _alpha_marginal(new, s, q) - _alpha_marginal(alpha, s, q)
         if len(act):
             aligned = np.isinf(alpha) & (np.abs(cross).max(axis=1) > alignment_max)
             gain[aligned] = -np.inf
@@ -146,8 +180,14 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
             break
         if np.isinf(alpha[j]) and j not in cols:
             cols[j] = B.T @ B[:, j]
+        actions.append(_ACTION[bool(np.isfinite(alpha[j])), bool(np.isfinite(new[j]))])
         alpha[j] = new[j]
         act = np.flatnonzero(np.isfinite(alpha))
     cross = np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))
     trk.update(cross[act], act, alpha, beta)
-    return _result(alpha, beta, act, trk, scale, c, it, converged, history)
+    return _result(alpha, beta, act, trk, scale, c, it, converged, history, actions)
+
+
+# (in the model before, in the model after) -> the kind of change
+_ACTION = {(False, True): "add", (True, True): "re-estimate", (True, False): "delete",
+           (False, False): "none"}

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._sparse_bayes import NOISE_FLOOR, Posterior, _mackay, _posterior_from_gram
+from ._sparse_bayes import NOISE_FLOOR, Posterior, _check_alpha, _mackay, _posterior_from_gram
+from ._validation import check_array, check_consistent_length, check_scalar
 
 __all__ = ["SBLFit", "fit_em"]
 
@@ -41,6 +42,9 @@ class SBLFit:
     converged : bool
     history : list of float
         ln p(t | α, β) at the start of each iteration, then at the end.
+    actions : list of str
+        :func:`fit_sequential` only: the change made in each iteration, ``"add"``,
+        ``"re-estimate"`` or ``"delete"`` (``"none"`` while β is held and nothing gains).
     """
 
     alpha: np.ndarray
@@ -52,20 +56,41 @@ class SBLFit:
     n_iter: int
     converged: bool
     history: list = field(default_factory=list)
+    actions: list = field(default_factory=list)
 
     @property
     def cov(self) -> np.ndarray:
         return self.W.T @ self.W
 
 
+def _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol):
+    """Validate the arguments shared by fit_em and fit_sequential (once, before the loop)."""
+    Phi = check_array(Phi, "Phi")
+    t = check_array(t, "t", ndim=1)
+    check_consistent_length(Phi=Phi, t=t)
+    check_scalar(beta0, "beta0", low=0, low_inclusive=False)
+    if not isinstance(fix_beta, (bool, np.bool_)):
+        raise ValueError(f"fix_beta must be True or False; got {fix_beta!r}.")
+    check_scalar(max_iter, "max_iter", low=1, integer=True)
+    check_scalar(tol, "tol", low=0)
+    return Phi, t
+
+
 def _normalise(Phi, t):
     """Unit-norm columns and unit-RMS targets; returns B, u, column scales, target scale."""
-    Phi, t = np.asarray(Phi, float), np.asarray(t, float)
     norms = np.sqrt(np.einsum("ij,ij->j", Phi, Phi))
     scale = np.where(norms > 0, norms, 1.0)
     rms = float(np.sqrt(np.mean(t**2)))
     c = rms if rms > 0 else 1.0
     return Phi / scale, t / c, scale, c
+
+
+def _initial_alpha(alpha0, scale, c):
+    """Initial α on the unit-norm columns from an array `alpha0` in the units of Φ and t."""
+    a = np.asarray(alpha0, float)
+    if a.shape != scale.shape:
+        raise ValueError(f"alpha0 must be a scalar or have shape {scale.shape}; got {a.shape}.")
+    return _check_alpha(a, "alpha0") * c**2 / scale**2     # α̃ = αc²/‖φ‖²
 
 
 class _Tracker:
@@ -94,28 +119,47 @@ class _Tracker:
         return dof / max(float(self.r @ self.r), NOISE_FLOOR * self.n)
 
 
-def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history):
+def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions=()):
     """Back to the original scale of Φ and t."""
     post: Posterior = trk.post
     history.append(trk.log_ev)
     shift = len(trk.t) * np.log(c)
     return SBLFit(alpha * scale**2 / c**2, float(beta / c**2), act, post.mean * c / scale[act],
                   post.W * c / scale[act][None, :], float(trk.log_ev - shift), n_iter, converged,
-                  [h - shift for h in history])
+                  [h - shift for h in history], list(actions))
 
 
-def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0: float = 1.0,
+def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0=1.0,
            max_iter: int = 5000, tol: float = 1e-3) -> SBLFit:
     """The lecture's re-estimation loop: αᵢ ← γᵢ/mᵢ², β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), pruning αᵢ → ∞.
 
     Lecture 001 / Bishop (7.87)–(7.88) ("em" in :class:`RVMRegressor`; strictly it is MacKay's
-    fixed-point update, not EM). Starts with every basis function in the model, αᵢ = ``alpha0``
-    on unit-norm columns. Converged when no α is pruned and every |Δ ln αᵢ| and |Δ ln β| < `tol`.
+    fixed-point update, not EM). Converged when no α is pruned and every |Δ ln αᵢ| and
+    |Δ ln β| < `tol`.
+
+    Parameters
+    ----------
+    Phi : array_like of shape (N, K)
+    t : array_like of shape (N,)
+    beta0 : float > 0
+        Initial noise precision (kept if `fix_beta`).
+    alpha0 : float > 0 or array_like of shape (K,)
+        A float: every basis function starts in the model with αᵢ = `alpha0` on unit-norm
+        columns and unit-RMS targets (scale free). An array: the initial αᵢ in the units of `Phi`
+        and `t`, ``inf`` for basis functions left out (e.g. another fit's ``alpha``, to start
+        from its optimum); the loop can prune but never add.
+    max_iter : int ≥ 1
+    tol : float ≥ 0
     """
+    Phi, t = _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol)
     B, u, scale, c = _normalise(Phi, t)
+    if np.ndim(alpha0) == 0:
+        check_scalar(alpha0, "alpha0", low=0, low_inclusive=False)
+        alpha = np.full(B.shape[1], float(alpha0))
+    else:
+        alpha = _initial_alpha(alpha0, scale, c)
     G = B.T @ B
     trk = _Tracker(B, u)
-    alpha = np.full(B.shape[1], float(alpha0))
     beta, history, converged, it = float(beta0) * c**2, [], False, 0
     for it in range(1, max_iter + 1):
         act = np.flatnonzero(np.isfinite(alpha))

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, lapack, solve_triangular
 
+from ._validation import check_array
+
 # A weight whose prior precision exceeds PRUNE_ALPHA is pruned (α → ∞). The loops (fit_em,
 # fit_sequential) apply it to unit-norm basis functions and unit-RMS targets, where a pruned
 # weight has prior standard deviation < 1e-6 and so moves no prediction by more than about 1e-6
@@ -61,13 +63,18 @@ class Posterior:
 
 
 def _scaled_cholesky(H):
-    """Lower L and d with H = D L Lᵀ D, D = diag(d): Cholesky after unit-diagonal scaling."""
+    """Lower L and d with H = D L Lᵀ D, D = diag(d): Cholesky after unit-diagonal scaling.
+
+    Scales `H` in place (the caller's scratch copy).
+    """
     d = np.sqrt(np.diag(H))
-    Hs = H / d[:, None] / d[None, :]
+    H /= d[:, None]
+    H /= d[None, :]
     jitter = 0.0
     for _ in range(8):
         try:
-            return cholesky(Hs + jitter * np.eye(len(d)), lower=True, check_finite=False), d
+            Hj = H if jitter == 0.0 else H + jitter * np.eye(len(d))
+            return cholesky(Hj, lower=True, check_finite=False), d
         except LinAlgError:
             jitter = JITTER if jitter == 0.0 else 10.0 * jitter
     raise LinAlgError("the posterior precision A + βΦᵀΦ is not positive definite.")
@@ -78,27 +85,39 @@ def _posterior_from_gram(gram, proj, alpha):
     M = len(alpha)
     if M == 0:
         return Posterior(np.zeros(0), np.zeros((0, 0)), 0.0)
-    H = gram + np.diag(alpha)
+    H = np.array(gram, dtype=float)          # A + G, formed in one scratch copy
+    H.flat[::M + 1] += alpha
     L, d = _scaled_cholesky(H)
-    Linv, info = lapack.dtrtri(L, lower=1)   # L⁻¹ (unblocked for small M: no BLAS threads)
+    logdet = 2.0 * (np.log(np.diag(L)).sum() + np.log(d).sum())
+    Linv, info = lapack.dtrtri(L, lower=1, overwrite_c=1)   # L⁻¹ (unblocked for small M)
     if info != 0:
         raise LinAlgError("singular Cholesky factor of the posterior precision.")
-    W = Linv / d[None, :]
-    mean = W.T @ (W @ proj)
-    return Posterior(mean, W, 2.0 * (np.log(np.diag(L)).sum() + np.log(d).sum()))
+    Linv /= d[None, :]                       # W = L⁻¹D⁻¹
+    return Posterior(Linv.T @ (Linv @ proj), Linv, logdet)
+
+
+def _check_alpha(alpha, name="alpha"):
+    """Prior precisions: positive, ``inf`` allowed (basis function out), NaN not."""
+    if np.isnan(alpha).any() or np.any(alpha <= 0):
+        raise ValueError(f"{name} must be positive (inf leaves a basis function out); "
+                         f"got NaN or a value <= 0.")
+    return alpha
 
 
 def _split(Phi, t, alpha, beta):
-    Phi, t = np.asarray(Phi, float), np.asarray(t, float)
+    """Validate the arguments of the public functions (not called inside the loops)."""
+    Phi = check_array(Phi, "Phi", min_features=0)
+    t = check_array(t, "t", ndim=1)
     alpha = np.asarray(alpha, float)
     beta = np.asarray(beta, float)
-    if Phi.ndim != 2 or t.shape != (Phi.shape[0],) or alpha.shape != (Phi.shape[1],):
+    if t.shape != (Phi.shape[0],) or alpha.shape != (Phi.shape[1],):
         raise ValueError(f"Phi must be (N, M), t (N,) and alpha (M,); got {Phi.shape}, "
                          f"{t.shape} and {alpha.shape}.")
     if beta.ndim not in (0, 1) or (beta.ndim == 1 and beta.shape != t.shape):
         raise ValueError(f"beta must be a scalar or have shape {t.shape}; got {beta.shape}.")
-    if np.any(alpha <= 0) or np.any(beta <= 0) or np.isnan(alpha).any():
-        raise ValueError("alpha and beta must be positive (alpha may be inf).")
+    _check_alpha(alpha)
+    if not np.all((beta > 0) & (beta < np.inf)):         # also catches NaN
+        raise ValueError("beta must be positive and finite; got NaN, inf or a value <= 0.")
     active = np.isfinite(alpha)
     return Phi, t, alpha, beta, active
 
@@ -185,14 +204,17 @@ def evidence_gradient(Phi, t, alpha, beta):
 
 
 def _mackay(alpha_act, post):
-    """α ← γ/m² with γ = 1 − αΣᵢᵢ; γ ≤ 0 or m = 0 gives α = inf (pruned, no division by 0)."""
+    """α ← γ/m² with γ = 1 − αΣᵢᵢ; γ ≤ 0 or m = 0 gives α = inf (pruned, no division by 0).
+
+    Returns the new α and γ as computed (not clipped: 0 ≤ γ < 1 holds up to rounding).
+    """
     gamma = 1.0 - alpha_act * post.var
     m2 = post.mean**2
     new = np.full(len(alpha_act), np.inf)
     ok = (gamma > 0) & (m2 > 0)
     new[ok] = gamma[ok] / m2[ok]
     new[new > PRUNE_ALPHA] = np.inf
-    return new, np.clip(gamma, 0.0, 1.0)
+    return new, gamma
 
 
 def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
@@ -206,7 +228,8 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
     alpha_new : ndarray of shape (M,)
     beta_new : float
     gamma : ndarray of shape (M,)
-        0 for basis functions not in the model.
+        γᵢ = 1 − αᵢΣᵢᵢ as computed, not clipped (in [0, 1) up to rounding); 0 for basis
+        functions not in the model.
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     post = posterior(Phi, t, alpha, beta) if post is None else post

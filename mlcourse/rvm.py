@@ -180,5 +180,5 @@ class RVMRegressor(BaseEstimator):
         mean = Phi @ w
         if not return_std:
             return mean
-        var = self.noise_variance_ + np.einsum("ij,ij->i", Phi @ self.sigma_, Phi)
-        return mean, np.sqrt(np.maximum(var, self.noise_variance_))
+        weight_var = np.einsum("ij,ij->i", Phi @ self.sigma_, Phi)    # φᵀΣφ ≥ 0 up to rounding
+        return mean, np.sqrt(self.noise_variance_ + np.maximum(weight_var, 0.0))
