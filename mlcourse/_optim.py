@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg import lapack
 
-from ._validation import check_random_state
+from ._validation import check_random_state, check_vector
 
 __all__ = ["OptimizeResult", "newton_minimize", "newton_direction", "gradient_descent", "sgd",
            "restrict"]
@@ -69,17 +69,34 @@ class OptimizeResult:
 
 
 def newton_direction(H, g) -> np.ndarray:
-    """Solve H d = g by Cholesky, adding a ridge only if H is not numerically positive definite."""
+    """Solve H d = g by Cholesky, adding a ridge only if H is not numerically positive definite.
+
+    Raises ``ValueError`` if H or g contains NaN or infinite values (no direction exists; a
+    ridge could not help). The ridge τ grows 100-fold from NEWTON_JITTER·mean(diag H); every
+    eigenvalue of H is at least −max_i Σ_j |H_ij| (Gershgorin), so H + τI is positive definite
+    before τ passes 100 times that bound, and the loop ends there at the latest.
+    """
+    if not (np.all(np.isfinite(H)) and np.all(np.isfinite(g))):
+        raise ValueError("The Hessian or the gradient contains NaN or infinite values; there is "
+                         "no Newton direction (is the objective finite at this point?).")
     _, d, info = _posv(H, g)                 # LAPACK Cholesky solve, one call
     if info == 0 and np.all(np.isfinite(d)):
         return d
     scale = float(np.mean(np.diag(H))) if H.size else 1.0
     tau = NEWTON_JITTER * (scale if np.isfinite(scale) and scale > 0 else 1.0)
-    while True:
+    tau_max = 100.0 * (float(np.max(np.sum(np.abs(H), axis=1), initial=0.0)) + tau)
+    while tau <= tau_max:
         _, d, info = _posv(H + tau * np.eye(len(H)), g)
         if info == 0 and np.all(np.isfinite(d)):
             return d
         tau *= 100.0
+    raise ValueError("H + τI is not positive definite even beyond the Gershgorin bound on the "
+                     "eigenvalues of H (the entries of H or g are too large to solve with).")
+
+
+def _all_finite(E, g, H=None) -> bool:
+    return bool(np.isfinite(E) and np.all(np.isfinite(g))
+                and (H is None or np.all(np.isfinite(H))))
 
 
 def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=None):
@@ -107,9 +124,19 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
     Returns
     -------
     OptimizeResult
+
+    Raises
+    ------
+    ValueError
+        `x0` not finite, or E, ∇E or ∇∇E not finite at `x0`, or a Hessian that cannot be
+        solved with (:func:`newton_direction`). Trial points where they are not finite are
+        treated as too long a step (the step is halved), so E may be +inf outside a domain.
     """
-    x = np.array(x0, dtype=float)
+    x = check_vector(x0, "x0", dtype=float).copy()
     E, g, H = fun(x)
+    if not _all_finite(E, g, H):
+        raise ValueError("fun(x0) must return a finite E, gradient and Hessian; got "
+                         f"E = {E} at x0 = {x}.")
     history, converged, stopped, n_iter = [E], False, False, 0
     while n_iter < max_iter:
         d = newton_direction(H, g)
@@ -119,7 +146,8 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
         for _ in range(MAX_HALVINGS):
             x_new = x - eta * d
             E_new, g_new, H_new = fun(x_new)
-            if np.isfinite(E_new) and E_new <= E - ARMIJO * eta * slope + rounding:
+            # a step to a non-finite value (e.g. outside a density's support) is too long
+            if _all_finite(E_new, g_new, H_new) and E_new <= E - ARMIJO * eta * slope + rounding:
                 break
             eta *= 0.5
         else:  # no decrease along the Newton direction: at the optimum up to rounding
@@ -151,19 +179,33 @@ def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int
         Maximum number of updates.
     stop : callable(x) -> bool, optional
         As for :func:`newton_minimize`.
+
+    Raises
+    ------
+    ValueError
+        E or ∇E stops being finite: the learning rate is too large and the iterates diverge.
     """
     return _first_order(lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop)
 
 
 def _first_order(update, fun, x0, tol, max_iter, stop):
-    """The loop shared by GD and SGD: x ← update(x, ∇E(x), iteration) until max|∇E| ≤ tol."""
-    x = np.array(x0, dtype=float)
+    """The loop shared by GD and SGD: x ← update(x, ∇E(x), iteration) until max|∇E| ≤ tol.
+
+    Raises ``ValueError`` (naming the learning rate) as soon as E or ∇E stops being finite."""
+    x = check_vector(x0, "x0", dtype=float).copy()
     E, g = fun(x)
+    if not _all_finite(E, g):
+        raise ValueError(f"fun(x0) must return a finite E and gradient; got E = {E}.")
     history, stopped, n_iter = [E], False, 0
     while n_iter < max_iter and np.max(np.abs(g)) > tol:
-        x = update(x, g, n_iter)
-        E, g = fun(x)
+        with np.errstate(over="ignore", invalid="ignore"):   # divergence is reported below
+            x = update(x, g, n_iter)
+            E, g = fun(x)
         n_iter += 1
+        if not _all_finite(E, g):
+            raise ValueError(f"The iterates diverged: E = {E} after {n_iter} updates. The "
+                             "learning_rate is too large; lower it (or leave it at None for a "
+                             "step size that decreases E).")
         history.append(E)
         if stop is not None and stop(x):
             stopped = True
@@ -197,6 +239,11 @@ def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: floa
         Seeds the visiting order.
     stop : callable(x) -> bool, optional
         Checked at the end of each epoch.
+
+    Raises
+    ------
+    ValueError
+        As for :func:`gradient_descent`, when E or ∇E stops being finite.
     """
     rng = check_random_state(random_state)
 
