@@ -17,6 +17,7 @@ scikit-learn's ``confusion_matrix`` has rows *actual*, columns *predicted*, nega
 
 from __future__ import annotations
 
+import numbers
 import warnings
 from dataclasses import dataclass
 
@@ -66,6 +67,15 @@ def confusion_matrix(y_true, y_pred) -> np.ndarray:
     return np.array([[tp, fp], [fn, tn]], dtype=np.int64)
 
 
+def _check_zero_division(zero_division) -> None:
+    """Validate before computing: a bad value is an error even when no 0/0 occurs."""
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return
+    if (isinstance(zero_division, bool) or not isinstance(zero_division, numbers.Real)
+            or zero_division not in (0, 1)):
+        raise ValueError(f"zero_division must be 'warn', 0 or 1; got {zero_division!r}.")
+
+
 def _ratio(num: int, den: int, name: str, zero_division) -> float:
     if den:
         return num / den
@@ -73,9 +83,7 @@ def _ratio(num: int, den: int, name: str, zero_division) -> float:
         warnings.warn(f"{name} is undefined (0/0); returning 0.0. Pass zero_division=0 or 1 "
                       "to choose the value silently.", UndefinedMetricWarning, stacklevel=3)
         return 0.0
-    if zero_division in (0, 1):
-        return float(zero_division)
-    raise ValueError(f"zero_division must be 'warn', 0 or 1; got {zero_division!r}.")
+    return float(zero_division)
 
 
 def accuracy(y_true, y_pred) -> float:
@@ -90,12 +98,14 @@ def precision(y_true, y_pred, *, zero_division="warn") -> float:
     With no predicted positives the ratio is 0/0; like scikit-learn, return 0.0 and warn
     (``zero_division="warn"``), or return 0 or 1 silently.
     """
+    _check_zero_division(zero_division)
     (tp, fp), _ = confusion_matrix(y_true, y_pred)
     return _ratio(tp, tp + fp, "precision", zero_division)
 
 
 def recall(y_true, y_pred, *, zero_division="warn") -> float:
     """TP / (TP + FN): the fraction of actual positives that are found (the TPR)."""
+    _check_zero_division(zero_division)
     (tp, _), (fn, _) = confusion_matrix(y_true, y_pred)
     return _ratio(tp, tp + fn, "recall", zero_division)
 
@@ -106,6 +116,7 @@ def f_measure(y_true, y_pred, *, zero_division="warn") -> float:
     The lecture's two forms, 2·R·P/(R + P) and 2TP/(2TP + FP + FN), are equal whenever both
     are defined; this uses the second, which is defined unless TP = FP = FN = 0.
     """
+    _check_zero_division(zero_division)
     (tp, fp), (fn, _) = confusion_matrix(y_true, y_pred)
     return _ratio(2 * tp, 2 * tp + fp + fn, "F-measure", zero_division)
 
