@@ -10,6 +10,7 @@ methods); ``mlcourse._logistic.logistic_objective`` with Φ, t and the prior fix
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,9 +76,14 @@ def newton_direction(H, g) -> np.ndarray:
     eigenvalue of H is at least −max_i Σ_j |H_ij| (Gershgorin), so H + τI is positive definite
     before τ passes 100 times that bound, and the loop ends there at the latest.
     """
-    if not (np.all(np.isfinite(H)) and np.all(np.isfinite(g))):
+    if not (np.isfinite(H).all() and np.isfinite(g).all()):
         raise ValueError("The Hessian or the gradient contains NaN or infinite values; there is "
                          "no Newton direction (is the objective finite at this point?).")
+    return _newton_direction(H, g)
+
+
+def _newton_direction(H, g) -> np.ndarray:
+    """:func:`newton_direction` for H and g already known to be finite."""
     _, d, info = _posv(H, g)                 # LAPACK Cholesky solve, one call
     if info == 0 and np.all(np.isfinite(d)):
         return d
@@ -94,8 +100,8 @@ def newton_direction(H, g) -> np.ndarray:
 
 
 def _all_finite(E, g, H=None) -> bool:
-    return bool(np.isfinite(E) and np.all(np.isfinite(g))
-                and (H is None or np.all(np.isfinite(H))))
+    return (math.isfinite(E) and bool(np.isfinite(g).all())
+            and (H is None or bool(np.isfinite(H).all())))
 
 
 def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=None):
@@ -138,7 +144,7 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
                          f"E = {E} at x0 = {x}.")
     history, converged, stopped, n_iter = [E], False, False, 0
     while n_iter < max_iter:
-        d = newton_direction(H, g)
+        d = _newton_direction(H, g)                 # H, g finite: checked when accepted
         small = np.max(np.abs(d), initial=0.0) <= tol * (1.0 + np.max(np.abs(x), initial=0.0))
         slope, eta = float(g @ d), 1.0
         rounding = 8 * np.finfo(float).eps * abs(E)   # E can only be compared up to rounding
