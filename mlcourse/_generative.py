@@ -7,7 +7,15 @@ from scipy import linalg
 
 from ._linmodel import LinearClassifier
 
-__all__ = ["GaussianGenerativeClassifier"]
+__all__ = ["GaussianGenerativeClassifier", "COLLINEAR_TOL"]
+
+# The pooled covariance counts as singular when some feature keeps less than COLLINEAR_TOL of its
+# variance after regression on the features before it: min_i L_ii²/Σ_ii < COLLINEAR_TOL, with
+# Σ = LLᵀ (L_ii² is that residual variance, the i-th pivot of the Cholesky factorisation). The
+# ratio does not depend on the features' units (raw breast-cancer data: 7e-3); a duplicated
+# column leaves only rounding, about 1e-16, where Cholesky may still succeed. Then Σ⁻¹μ, and
+# so coef_, would be arbitrary along the collinear direction.
+COLLINEAR_TOL = 1e-12
 
 
 class GaussianGenerativeClassifier(LinearClassifier):
@@ -24,7 +32,8 @@ class GaussianGenerativeClassifier(LinearClassifier):
     priors_ : ndarray of shape (K,)
     means_ : ndarray of shape (K, d)
     covariance_ : ndarray of shape (d, d)
-        Σ_ML (divides by N, not N − K).
+        Σ_ML (divides by N, not N − K). ``fit`` raises ``ValueError`` if it is numerically
+        singular (see ``COLLINEAR_TOL``).
     coef_, intercept_ : ndarray of shape (K, d) and (K,)
         w_k and w_k0 for K > 2. For two classes, scikit-learn's convention: shape (1, d) and
         (1,), w = Σ⁻¹(μ₁ − μ₀) and w₀ = −½μ₁ᵀΣ⁻¹μ₁ + ½μ₀ᵀΣ⁻¹μ₀ + ln(p(C₁)/p(C₀)), the log-odds
@@ -47,10 +56,14 @@ class GaussianGenerativeClassifier(LinearClassifier):
         cov = resid.T @ resid / n
         try:
             chol = linalg.cho_factor(cov, lower=True)
+            if np.min(np.diag(chol[0]) ** 2 / np.diag(cov)) < COLLINEAR_TOL:
+                raise linalg.LinAlgError("numerically singular")
         except linalg.LinAlgError:
             raise ValueError(f"The pooled covariance of X is singular (d = {d} features, "
                              f"N = {n} samples, {len(classes)} classes): a feature is constant "
-                             "within every class, or features are collinear, or N - K < d.") \
+                             "within every class, or features are collinear (a feature keeps "
+                             f"less than COLLINEAR_TOL = {COLLINEAR_TOL:g} of its within-class "
+                             "variance after regression on the preceding ones), or N - K < d.") \
                 from None
         W = linalg.cho_solve(chol, means.T).T
         b = -0.5 * np.sum(means * W, axis=1) + np.log(counts / n)

@@ -1,5 +1,6 @@
-"""The machinery behind :mod:`mlcourse.laplace`: numerical derivatives, the Gaussian fitted at a
-mode (:class:`LaplaceResult`) and the mode search itself (:func:`fit_laplace`).
+"""The Laplace approximation of :mod:`mlcourse.laplace` (which re-exports it): numerical
+derivatives, the Gaussian fitted at a mode (:class:`LaplaceResult`), the mode search
+(:func:`fit_laplace`) and :func:`laplace_approximation` for any log-density.
 
 The mode is found by :func:`mlcourse._optim.newton_minimize` applied to E(z) = −ln f(z), the
 same damped Newton solver that fits logistic regression (lecture 003 §4-3-3); its Hessian at
@@ -15,10 +16,10 @@ import numpy as np
 from scipy import linalg
 
 from ._optim import newton_minimize
-from ._validation import ConvergenceWarning
+from ._validation import ConvergenceWarning, check_array
 
-__all__ = ["LaplaceResult", "fit_laplace", "numerical_gradient", "numerical_hessian",
-           "numerical_jacobian"]
+__all__ = ["LaplaceResult", "fit_laplace", "laplace_approximation", "numerical_gradient",
+           "numerical_hessian", "numerical_jacobian"]
 
 _EPS = np.finfo(float).eps
 # Central-difference steps, relative to 1 + |z_i|: ε^(1/3) ≈ 6e-6 balances the O(h²) truncation
@@ -147,3 +148,89 @@ def fit_laplace(fun, x0, log_f_offset: float = 0.0, scalar: bool = False,
         mode, prec = res.x, A
     return LaplaceResult(mode, prec, cov, float(log_Z), float(log_f0), res.n_iter,
                          bool(res.converged), L)
+
+
+def laplace_approximation(log_density, x0, grad=None, hess=None) -> LaplaceResult:
+    """Gaussian approximation N(z | z₀, A⁻¹) at a mode z₀ of f (lecture 003 §4-4, Bishop §4.4).
+
+    Step 1: find z₀ with ∇ ln f(z₀) = 0 (Newton's method on −ln f, from `x0`); step 2:
+    A = −∇∇ ln f(z₀); then ln f(z) ≈ ln f(z₀) − ½(z − z₀)ᵀA(z − z₀), and normalising gives
+    q(z) = |A|^½ (2π)^(−M/2) exp{−½(z − z₀)ᵀA(z − z₀)} (Bishop (4.133)–(4.134)).
+
+    Parameters
+    ----------
+    log_density : callable
+        z ↦ ln f(z), the log of an *unnormalised* density (any additive constant). Called with a
+        float if `x0` is a scalar, else with an array of shape (M,).
+    x0 : float or array_like of shape (M,)
+        Starting point of the mode search; ln f(x0) must be finite.
+    grad, hess : callable, optional
+        z ↦ ∇ ln f(z), shape (M,), and z ↦ ∇∇ ln f(z), shape (M, M) (scalars in 1-D). Missing
+        ones are computed by central differences: the Hessian from `grad` if given, else from
+        second differences of `log_density` (relative accuracy about 1e-8 times the scale of
+        the fourth derivative; 2M² + 1 calls per Newton step, so pass derivatives beyond a few
+        dimensions).
+
+    Returns
+    -------
+    LaplaceResult
+        ``.mode`` z₀, ``.precision`` A, ``.covariance`` A⁻¹ and ``.log_normalizer``, the Laplace
+        estimate of ln Z = ln ∫ f(z) dz: ln f(z₀) + (M/2) ln 2π − ½ ln|A| (Bishop (4.135)).
+        Scalars if `x0` is a scalar.
+
+    Raises
+    ------
+    ValueError
+        `x0` not finite or not 0-/1-D; ln f(x0) not finite; derivatives of the wrong shape or not
+        finite (given ones anywhere ln f is finite; finite-difference ones at `x0`, elsewhere
+        such a point is treated as outside the support); A not positive definite at the point
+        reached (no strict local maximum).
+    """
+    for name, fn in (("log_density", log_density), ("grad", grad), ("hess", hess)):
+        if fn is not None and not callable(fn):
+            raise ValueError(f"{name} must be callable; got {fn!r}.")
+    scalar = np.ndim(x0) == 0
+    z0 = check_array(np.atleast_1d(x0), "x0", ndim=1)
+    M = len(z0)
+    arg = (lambda z: float(z[0])) if scalar else (lambda z: z)
+
+    def ln_f(z):
+        return float(log_density(arg(z)))
+
+    def shaped(fn, name, shape, finite=True):
+        def call(z):
+            out = np.asarray(fn(arg(z)), dtype=float).reshape(-1)
+            if out.size != np.prod(shape):
+                raise ValueError(f"{name} must return shape {shape}; got {out.size} values.")
+            if finite and not np.all(np.isfinite(out)):
+                raise ValueError(f"{name} returned NaN or infinite values at z = {z}.")
+            return out.reshape(shape)
+        return call
+
+    g = shaped(grad, "grad", (M,)) if grad is not None else None
+    g_raw = shaped(grad, "grad", (M,), finite=False) if grad is not None else None  # for steps
+    H = shaped(hess, "hess", (M, M)) if hess is not None else None
+    if not np.isfinite(ln_f(z0)):
+        raise ValueError(f"log_density(x0) must be finite; got {ln_f(z0)} at x0 = {x0!r}.")
+
+    outside = (np.inf, np.zeros(M), np.eye(M))   # the line search backs off from such points
+
+    def fun(z):
+        lf = ln_f(z)
+        if not np.isfinite(lf):                  # outside the support
+            return outside
+        with np.errstate(all="ignore"):          # a difference step may leave the support
+            gz = g(z) if g else numerical_gradient(ln_f, z)
+            if H:
+                Hz = H(z)
+            else:
+                Hz = numerical_jacobian(g_raw, z) if g else numerical_hessian(ln_f, z)
+        if not (np.all(np.isfinite(gz)) and np.all(np.isfinite(Hz))):
+            return outside                       # finite differences crossed the support's edge
+        return -lf, -gz, -Hz
+
+    if fun(z0) is outside:
+        raise ValueError(f"The finite-difference derivatives of log_density are not finite at "
+                         f"x0 = {x0!r}: a difference step leaves the support of f there. Start "
+                         "further inside the support, or pass grad and hess.")
+    return fit_laplace(fun, z0, scalar=scalar)

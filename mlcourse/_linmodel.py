@@ -91,7 +91,8 @@ class _Regression(LinearClassifier):
         Warns :class:`SeparationWarning` if ``alpha == 0`` and the classes are linearly
         separable (the maximum-likelihood weights do not exist: the fit stops at the first
         weights that separate the training data), and :class:`ConvergenceWarning` if the
-        solver reaches ``max_iter`` first. The coefficients are finite in every case.
+        solver reaches ``max_iter`` first. The coefficients are finite in every case: a
+        ``learning_rate`` so large that gradient descent diverges raises ``ValueError``.
         Quasi-complete separation (e.g. one class of three separable from the others, with no
         hyperplane separating all of them) is not detected as such: some weights then grow
         until ``max_iter``, and the ConvergenceWarning is the sign of it.

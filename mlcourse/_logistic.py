@@ -29,19 +29,26 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import blas as _blas
 
-from .special import log_probit, log_sigmoid, log_softmax, sigmoid
+from ._validation import (check_array, check_binary_labels, check_consistent_length,
+                          check_vector)
+from ._nll_terms import logit_nll_terms, probit_nll_terms
+from .special import log_softmax
 
 __all__ = ["logit_nll_terms", "probit_nll_terms", "logistic_objective", "probit_objective",
            "softmax_objective", "check_precision", "weighted_gram"]
 
-_LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
+# A precision matrix counts as positive semi-definite if its smallest eigenvalue is at least
+# −PSD_TOL·max|eigenvalue|: B Bᵀ of a rank-deficient B has eigenvalues of about −ε·‖B‖² from
+# rounding, which must pass, while a real negative direction (−I, a saddle) must not.
+PSD_TOL = 1e-10
 
 
 def check_precision(precision, n_weights: int) -> np.ndarray:
     """Validate a prior precision (scalar, per-weight vector or matrix) for `n_weights` weights.
 
     Returns a float array of 0, 1 or 2 dimensions. Raises ``ValueError`` for a wrong shape,
-    NaN/inf, or negative entries (a precision is ≥ 0; a matrix must be symmetric).
+    NaN/inf, or negative entries (a precision is ≥ 0; a matrix must be symmetric and positive
+    semi-definite: its smallest eigenvalue ≥ −PSD_TOL times its largest absolute one).
     """
     A = np.asarray(precision, dtype=float)
     if A.ndim > 2 or (A.ndim >= 1 and A.shape != (n_weights,) * A.ndim):
@@ -53,6 +60,11 @@ def check_precision(precision, n_weights: int) -> np.ndarray:
         raise ValueError("precision must be non-negative (it is an inverse variance).")
     if A.ndim == 2 and not np.allclose(A, A.T, rtol=1e-10, atol=0):
         raise ValueError("precision must be a symmetric matrix.")
+    if A.ndim == 2 and A.size:
+        eig = np.linalg.eigvalsh(A)
+        if eig[0] < -PSD_TOL * max(abs(eig[0]), abs(eig[-1])):
+            raise ValueError(f"precision must be positive semi-definite (an inverse covariance); "
+                             f"its smallest eigenvalue is {eig[0]:.3g}.")
     return A
 
 
@@ -88,35 +100,30 @@ def _add_prior_hessian(H, A):
     return H
 
 
-def logit_nll_terms(a, t):
-    """Per-sample −ln p(t_n | a_n) for y_n = σ(a_n), and its first two derivatives in a_n.
-
-    ℓ = −{t ln σ(a) + (1 − t) ln σ(−a)} (cross-entropy, lecture 003 §4-3-2 / Bishop (4.90)),
-    for t ∈ {0, 1};
-    ℓ′ = σ(a) − t = y − t, ℓ″ = σ(a)(1 − σ(a)) = R_nn (Bishop (4.98)); computed with the
-    stable ln σ, so that no term overflows for large |a|.
-
-    Returns
-    -------
-    nll, d1, d2 : ndarray of shape (N,)
-    """
-    y = sigmoid(a)
-    nll = -log_sigmoid((2.0 * t - 1.0) * a)            # −ln σ(a) if t = 1, −ln σ(−a) if t = 0
-    return nll, y - t, y * sigmoid(-a)
+def _check_weights(w, name, size, what):
+    w = check_vector(w, name)
+    if w.size != size:
+        raise ValueError(f"{name} must have {size} entries ({what}); got {w.size}.")
+    return w
 
 
-def probit_nll_terms(a, t):
-    """Per-sample −ln p(t_n | a_n) for y_n = Φ(a_n) (probit), and its derivatives in a_n.
+def _check_flag(hessian):
+    if not isinstance(hessian, (bool, np.bool_)):
+        raise ValueError(f"hessian must be True or False; got {hessian!r}.")
 
-    With s = 2t − 1 and u = s·a, ℓ = −ln Φ(u); ℓ′ = −s λ(u) and ℓ″ = λ(u)(u + λ(u)) > 0, where
-    λ(u) = N(u | 0, 1)/Φ(u) (the inverse Mills ratio), evaluated as exp(ln N − ln Φ) so that it
-    stays accurate far into the tail (Bishop §4.3.5).
-    """
-    s = 2.0 * t - 1.0
-    u = s * a
-    log_cdf = log_probit(u)
-    lam = np.exp(-0.5 * u * u - _LOG_SQRT_2PI - log_cdf)
-    return -log_cdf, -s * lam, lam * (u + lam)
+
+def _check_binary_problem(w, Phi, t, precision, mean, hessian):
+    """Validate the arguments of the public binary objectives (once per call; the estimators
+    call :func:`_binary_objective` directly with inputs they have validated)."""
+    Phi = check_array(Phi, "Phi")
+    M = Phi.shape[1]
+    w = _check_weights(w, "w", M, "one per column of Phi")
+    t = check_binary_labels(t, "t").astype(float)
+    check_consistent_length(Phi=Phi, t=t)
+    if mean is not None:
+        mean = _check_weights(mean, "mean", M, "one per column of Phi")
+    _check_flag(hessian)
+    return w, Phi, t, check_precision(precision, M), mean
 
 
 def _binary_objective(terms, w, Phi, t, A, mean, hessian=True):
@@ -151,8 +158,14 @@ def logistic_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True
     E : float
     grad : ndarray of shape (M,)
     hess : ndarray of shape (M, M), only if `hessian`
+
+    Raises
+    ------
+    ValueError
+        `Phi` not 2-D, `w` or `mean` not of length M, `t` not 0/1 or of the wrong length, NaN or
+        inf anywhere, or a precision that is not a valid one (:func:`check_precision`).
     """
-    A = check_precision(precision, Phi.shape[1])
+    w, Phi, t, A, mean = _check_binary_problem(w, Phi, t, precision, mean, hessian)
     return _binary_objective(logit_nll_terms, w, Phi, t, A, mean, hessian)
 
 
@@ -162,7 +175,7 @@ def probit_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True):
     Same interface as :func:`logistic_objective`; the weights R_nn = ℓ″(a_n) come from
     :func:`probit_nll_terms` (lecture 003 §4-3-5 / Bishop §4.3.5).
     """
-    A = check_precision(precision, Phi.shape[1])
+    w, Phi, t, A, mean = _check_binary_problem(w, Phi, t, precision, mean, hessian)
     return _binary_objective(probit_nll_terms, w, Phi, t, A, mean, hessian)
 
 
@@ -191,13 +204,28 @@ def softmax_objective(w, Phi, T, precision=0.0, mean=None, hessian: bool = True)
     E : float
     grad : ndarray of shape (K·M,)
     hess : ndarray of shape (K·M, K·M), only if `hessian`; block (j, k) is ∇_{w_j}∇_{w_k} E.
+
+    Raises
+    ------
+    ValueError
+        As :func:`logistic_objective`; `T` must be (N, K) with rows that are probability vectors.
     """
+    Phi, T = check_array(Phi, "Phi"), check_array(T, "T")
+    check_consistent_length(Phi=Phi, T=T)
+    if np.any(T < 0) or not np.allclose(T.sum(axis=1), 1.0, rtol=0, atol=1e-10):
+        raise ValueError("T must hold one-hot rows (or probability vectors: non-negative, "
+                         "summing to 1).")
     K, M = T.shape[1], Phi.shape[1]
+    w = _check_weights(w, "w", K * M, f"K·M = {K}·{M}, the K = T.shape[1] weight vectors "
+                                      "stacked")
+    _check_flag(hessian)
     try:
         A = np.broadcast_to(np.asarray(precision, dtype=float), (K, M)).ravel()
         m0 = None if mean is None else np.broadcast_to(np.asarray(mean, float), (K, M)).ravel()
     except ValueError:
         raise ValueError(f"precision and mean must broadcast to (K, M) = ({K}, {M}).") from None
+    if m0 is not None:
+        check_vector(m0, "mean")                          # finite
     return _softmax_objective(w, Phi, T, check_precision(A, K * M), m0, hessian)
 
 

@@ -1,8 +1,8 @@
 """Minimisers for the convex objectives of :mod:`mlcourse._logistic` (and any like them).
 
 ``newton_minimize`` is Newton–Raphson / IRLS (lecture 003 §4-3-3), the workhorse that the
-Laplace, RVM and GP-classification chapters reuse to find a posterior mode;
-``gradient_descent`` and ``sgd`` are the first-order updates of lecture 004.
+Laplace, RVM and GP-classification chapters reuse to find a posterior mode; the first-order
+updates of lecture 004 are in :mod:`mlcourse._first_order`.
 
 An objective is a callable ``fun(x) -> (E, grad, hess)`` (``(E, grad)`` for the first-order
 methods); ``mlcourse._logistic.logistic_objective`` with Φ, t and the prior fixed, for example.
@@ -10,15 +10,15 @@ methods); ``mlcourse._logistic.logistic_objective`` with Φ, t and the prior fix
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.linalg import lapack
 
-from ._validation import check_random_state
+from ._validation import check_vector
 
-__all__ = ["OptimizeResult", "newton_minimize", "newton_direction", "gradient_descent", "sgd",
-           "restrict"]
+__all__ = ["OptimizeResult", "newton_minimize", "newton_direction", "restrict"]
 
 # A Hessian that is not numerically positive definite (collinear features without a prior,
 # saturated probabilities on separable data) gets a ridge τI before its Cholesky factorisation,
@@ -69,17 +69,39 @@ class OptimizeResult:
 
 
 def newton_direction(H, g) -> np.ndarray:
-    """Solve H d = g by Cholesky, adding a ridge only if H is not numerically positive definite."""
+    """Solve H d = g by Cholesky, adding a ridge only if H is not numerically positive definite.
+
+    Raises ``ValueError`` if H or g contains NaN or infinite values (no direction exists; a
+    ridge could not help). The ridge τ grows 100-fold from NEWTON_JITTER·mean(diag H); every
+    eigenvalue of H is at least −max_i Σ_j |H_ij| (Gershgorin), so H + τI is positive definite
+    before τ passes 100 times that bound, and the loop ends there at the latest.
+    """
+    if not (np.isfinite(H).all() and np.isfinite(g).all()):
+        raise ValueError("The Hessian or the gradient contains NaN or infinite values; there is "
+                         "no Newton direction (is the objective finite at this point?).")
+    return _newton_direction(H, g)
+
+
+def _newton_direction(H, g) -> np.ndarray:
+    """:func:`newton_direction` for H and g already known to be finite."""
     _, d, info = _posv(H, g)                 # LAPACK Cholesky solve, one call
     if info == 0 and np.all(np.isfinite(d)):
         return d
     scale = float(np.mean(np.diag(H))) if H.size else 1.0
     tau = NEWTON_JITTER * (scale if np.isfinite(scale) and scale > 0 else 1.0)
-    while True:
+    tau_max = 100.0 * (float(np.max(np.sum(np.abs(H), axis=1), initial=0.0)) + tau)
+    while tau <= tau_max:
         _, d, info = _posv(H + tau * np.eye(len(H)), g)
         if info == 0 and np.all(np.isfinite(d)):
             return d
         tau *= 100.0
+    raise ValueError("H + τI is not positive definite even beyond the Gershgorin bound on the "
+                     "eigenvalues of H (the entries of H or g are too large to solve with).")
+
+
+def _all_finite(E, g, H=None) -> bool:
+    return (math.isfinite(E) and bool(np.isfinite(g).all())
+            and (H is None or bool(np.isfinite(H).all())))
 
 
 def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=None):
@@ -107,19 +129,30 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
     Returns
     -------
     OptimizeResult
+
+    Raises
+    ------
+    ValueError
+        `x0` not finite, or E, ∇E or ∇∇E not finite at `x0`, or a Hessian that cannot be
+        solved with (:func:`newton_direction`). Trial points where they are not finite are
+        treated as too long a step (the step is halved), so E may be +inf outside a domain.
     """
-    x = np.array(x0, dtype=float)
+    x = check_vector(x0, "x0", dtype=float).copy()
     E, g, H = fun(x)
+    if not _all_finite(E, g, H):
+        raise ValueError("fun(x0) must return a finite E, gradient and Hessian; got "
+                         f"E = {E} at x0 = {x}.")
     history, converged, stopped, n_iter = [E], False, False, 0
     while n_iter < max_iter:
-        d = newton_direction(H, g)
+        d = _newton_direction(H, g)                 # H, g finite: checked when accepted
         small = np.max(np.abs(d), initial=0.0) <= tol * (1.0 + np.max(np.abs(x), initial=0.0))
         slope, eta = float(g @ d), 1.0
         rounding = 8 * np.finfo(float).eps * abs(E)   # E can only be compared up to rounding
         for _ in range(MAX_HALVINGS):
             x_new = x - eta * d
             E_new, g_new, H_new = fun(x_new)
-            if np.isfinite(E_new) and E_new <= E - ARMIJO * eta * slope + rounding:
+            # a step to a non-finite value (e.g. outside a density's support) is too long
+            if _all_finite(E_new, g_new, H_new) and E_new <= E - ARMIJO * eta * slope + rounding:
                 break
             eta *= 0.5
         else:  # no decrease along the Newton direction: at the optimum up to rounding
@@ -135,78 +168,6 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
             stopped = True
             break
     return OptimizeResult(x, E, g, H, n_iter, converged, stopped, history)
-
-
-def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int, stop=None):
-    """Batch gradient descent x ← x − η∇E(x) (lecture 004, "Logistic Regression: Gradient").
-
-    Parameters
-    ----------
-    fun : callable(x) -> (E, grad)
-    learning_rate : float
-        η > 0; η ≤ 1/L, with L a Lipschitz constant of ∇E, makes E decrease at every step.
-    tol : float
-        Converged when max|∇E| ≤ tol.
-    max_iter : int
-        Maximum number of updates.
-    stop : callable(x) -> bool, optional
-        As for :func:`newton_minimize`.
-    """
-    return _first_order(lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop)
-
-
-def _first_order(update, fun, x0, tol, max_iter, stop):
-    """The loop shared by GD and SGD: x ← update(x, ∇E(x), iteration) until max|∇E| ≤ tol."""
-    x = np.array(x0, dtype=float)
-    E, g = fun(x)
-    history, stopped, n_iter = [E], False, 0
-    while n_iter < max_iter and np.max(np.abs(g)) > tol:
-        x = update(x, g, n_iter)
-        E, g = fun(x)
-        n_iter += 1
-        history.append(E)
-        if stop is not None and stop(x):
-            stopped = True
-            break
-    converged = bool(np.max(np.abs(g)) <= tol)
-    return OptimizeResult(x, E, g, None, n_iter, converged, stopped, history)
-
-
-def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: float,
-        max_iter: int, random_state=None, stop=None):
-    """Stochastic gradient descent: x ← x − η_e ∇E_n(x), one sample at a time (lecture 004).
-
-    E = Σ_n E_n. Each epoch visits the samples in a fresh random order; the step size decays as
-    η_e = η₀/(1 + e) in epoch e = 0, 1, …, which satisfies the Robbins–Monro conditions
-    Σ η = ∞, Σ η² < ∞, so the iterates converge to the minimiser rather than hovering around it.
-
-    Parameters
-    ----------
-    sample_step : callable(x, n, eta) -> None
-        Applies the update for sample n in place: x -= eta * ∇E_n(x).
-    fun : callable(x) -> (E, grad)
-        The full objective, evaluated once per epoch for the history and the stopping test.
-    n_samples : int
-    learning_rate : float
-        η₀ > 0.
-    tol : float
-        Converged when max|∇E| ≤ tol at the end of an epoch.
-    max_iter : int
-        Maximum number of epochs.
-    random_state : None, int or Generator
-        Seeds the visiting order.
-    stop : callable(x) -> bool, optional
-        Checked at the end of each epoch.
-    """
-    rng = check_random_state(random_state)
-
-    def epoch(x, g, e):
-        eta = learning_rate / (1.0 + e)
-        for n in rng.permutation(n_samples):
-            sample_step(x, n, eta)
-        return x
-
-    return _first_order(epoch, fun, x0, tol, max_iter, stop)
 
 
 def restrict(fun, free, x_fixed):

@@ -15,11 +15,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._laplace import (LaplaceResult, fit_laplace, numerical_gradient, numerical_hessian,
-                       numerical_jacobian)
+from ._laplace import LaplaceResult, fit_laplace, laplace_approximation
 from ._linmodel import LinearClassifier, design_matrix
-from ._logistic import logistic_objective
-from ._validation import check_array, check_option, check_random_state, check_scalar
+from ._logistic import _binary_objective, logit_nll_terms
+from ._validation import check_option, check_random_state, check_scalar
 from .special import sigmoid
 
 __all__ = ["probit_approximation", "laplace_approximation", "LaplaceResult",
@@ -58,80 +57,6 @@ def probit_approximation(mean, var):
     return out[()] if out.ndim == 0 else out
 
 
-def laplace_approximation(log_density, x0, grad=None, hess=None) -> LaplaceResult:
-    """Gaussian approximation N(z | z₀, A⁻¹) at a mode z₀ of f (lecture 003 §4-4, Bishop §4.4).
-
-    Step 1: find z₀ with ∇ ln f(z₀) = 0 (Newton's method on −ln f, from `x0`); step 2:
-    A = −∇∇ ln f(z₀); then ln f(z) ≈ ln f(z₀) − ½(z − z₀)ᵀA(z − z₀), and normalising gives
-    q(z) = |A|^½ (2π)^(−M/2) exp{−½(z − z₀)ᵀA(z − z₀)} (Bishop (4.133)–(4.134)).
-
-    Parameters
-    ----------
-    log_density : callable
-        z ↦ ln f(z), the log of an *unnormalised* density (any additive constant). Called with a
-        float if `x0` is a scalar, else with an array of shape (M,).
-    x0 : float or array_like of shape (M,)
-        Starting point of the mode search; ln f(x0) must be finite.
-    grad, hess : callable, optional
-        z ↦ ∇ ln f(z), shape (M,), and z ↦ ∇∇ ln f(z), shape (M, M) (scalars in 1-D). Missing
-        ones are computed by central differences: the Hessian from `grad` if given, else from
-        second differences of `log_density` (relative accuracy about 1e-8 times the scale of
-        the fourth derivative; 2M² + 1 calls per Newton step, so pass derivatives beyond a few
-        dimensions).
-
-    Returns
-    -------
-    LaplaceResult
-        ``.mode`` z₀, ``.precision`` A, ``.covariance`` A⁻¹ and ``.log_normalizer``, the Laplace
-        estimate of ln Z = ln ∫ f(z) dz: ln f(z₀) + (M/2) ln 2π − ½ ln|A| (Bishop (4.135)).
-        Scalars if `x0` is a scalar.
-
-    Raises
-    ------
-    ValueError
-        `x0` not finite or not 0-/1-D; ln f(x0) not finite; derivatives of the wrong shape or not
-        finite; A not positive definite at the point reached (no strict local maximum).
-    """
-    for name, fn in (("log_density", log_density), ("grad", grad), ("hess", hess)):
-        if fn is not None and not callable(fn):
-            raise ValueError(f"{name} must be callable; got {fn!r}.")
-    scalar = np.ndim(x0) == 0
-    z0 = check_array(np.atleast_1d(x0), "x0", ndim=1)
-    M = len(z0)
-    arg = (lambda z: float(z[0])) if scalar else (lambda z: z)
-
-    def ln_f(z):
-        return float(log_density(arg(z)))
-
-    def shaped(fn, name, shape):
-        def call(z):
-            out = np.asarray(fn(arg(z)), dtype=float).reshape(-1)
-            if out.size != np.prod(shape):
-                raise ValueError(f"{name} must return shape {shape}; got {out.size} values.")
-            if not np.all(np.isfinite(out)):
-                raise ValueError(f"{name} returned NaN or infinite values at z = {z}.")
-            return out.reshape(shape)
-        return call
-
-    g = shaped(grad, "grad", (M,)) if grad is not None else None
-    H = shaped(hess, "hess", (M, M)) if hess is not None else None
-    if not np.isfinite(ln_f(z0)):
-        raise ValueError(f"log_density(x0) must be finite; got {ln_f(z0)} at x0 = {x0!r}.")
-
-    def fun(z):
-        lf = ln_f(z)
-        if not np.isfinite(lf):                  # outside the support: the line search backs off
-            return np.inf, np.zeros(M), np.eye(M)
-        gz = g(z) if g else numerical_gradient(ln_f, z)
-        if H:
-            Hz = H(z)
-        else:
-            Hz = numerical_jacobian(g, z) if g else numerical_hessian(ln_f, z)
-        return -lf, -gz, -Hz
-
-    return fit_laplace(fun, z0, scalar=scalar)
-
-
 class BayesianLogisticRegression(LinearClassifier):
     """Bayesian logistic regression with the Laplace posterior (lecture 003 §4-5, Bishop §4.5).
 
@@ -163,6 +88,8 @@ class BayesianLogisticRegression(LinearClassifier):
         S_N.
     posterior_precision_ : ndarray of shape (M, M)
         S_N⁻¹ = −∇∇ ln p(w | t) at w_MAP.
+    posterior_precision_cholesky_ : ndarray of shape (M, M)
+        Lower-triangular L with S_N⁻¹ = LLᵀ (used for σ_a² and to draw w ~ q).
     log_evidence_ : float
         Laplace estimate ln p(t | w_MAP) + ln p(w_MAP) + (M/2) ln 2π − ½ ln|S_N⁻¹|
         (Bishop (4.137)); see above for the intercept.
@@ -191,15 +118,15 @@ class BayesianLogisticRegression(LinearClassifier):
             A[0] = 0.0                            # flat prior on the intercept
         # ln f(w) = ln p(t|w) + ln N(w_pen | 0, α⁻¹I) = −E(w) + ½ d ln(α/2π), d = #penalised
         offset = 0.5 * np.count_nonzero(A) * np.log(alpha / (2 * np.pi))
-        post = fit_laplace(lambda w: logistic_objective(w, Phi, t, A), np.zeros(Phi.shape[1]),
-                           log_f_offset=offset)
+        post = fit_laplace(lambda w: _binary_objective(logit_nll_terms, w, Phi, t, A, None),
+                           np.zeros(Phi.shape[1]), log_f_offset=offset)
         self.classes_, self.n_features_in_ = classes, X.shape[1]
         self.posterior_mean_, self.posterior_cov_ = post.mode, post.covariance
         self.posterior_precision_, self.log_evidence_ = post.precision, post.log_normalizer
         self.coef_ = post.mode[None, 1:] if self.fit_intercept else post.mode[None, :]
         self.intercept_ = post.mode[:1] if self.fit_intercept else np.zeros(1)
         self.n_iter_ = post.n_iter
-        self._chol = post._chol                   # Cholesky factor of S_N⁻¹
+        self.posterior_precision_cholesky_ = post._chol   # L with S_N⁻¹ = LLᵀ
         return self
 
     def predict_activation(self, X):
@@ -213,7 +140,7 @@ class BayesianLogisticRegression(LinearClassifier):
             σ_a² = φᵀS_Nφ = ‖L⁻¹φ‖², with S_N⁻¹ = LLᵀ.
         """
         Phi = design_matrix(self._check_X(X), self.fit_intercept)
-        V = linalg.solve_triangular(self._chol, Phi.T, lower=True)
+        V = linalg.solve_triangular(self.posterior_precision_cholesky_, Phi.T, lower=True)
         return Phi @ self.posterior_mean_, np.einsum("ij,ij->j", V, V)
 
     def predict_proba(self, X, method="probit", n_samples=10_000, random_state=None):
@@ -244,7 +171,10 @@ class BayesianLogisticRegression(LinearClassifier):
         if method == "map":
             return np.column_stack([sigmoid(-mean), sigmoid(mean)])
         Z = rng.standard_normal((len(self.posterior_mean_), n_samples))
-        W = self.posterior_mean_[:, None] + linalg.solve_triangular(self._chol.T, Z)  # w ~ q
+        # w = m_N + L⁻ᵀz has covariance L⁻ᵀL⁻¹ = S_N: a triangular solve, no SVD or eigenvectors,
+        # so the draws do not depend on a LAPACK's choice of signs
+        L = self.posterior_precision_cholesky_
+        W = self.posterior_mean_[:, None] + linalg.solve_triangular(L.T, Z)
         Phi = design_matrix(self._check_X(X), self.fit_intercept)
         rows = max(1, 2**22 // n_samples)                # bound the (rows × n_samples) block
         p = np.concatenate([sigmoid(Phi[i:i + rows] @ W).mean(axis=1)

@@ -5,9 +5,9 @@ Every model here has the prior convention of scikit-learn's ``LogisticRegression
 ``alpha`` is the precision of a zero-mean Gaussian prior on the weights, *not* on the intercept,
 so the fitted weights minimise  NLL(w, w₀) + ½·alpha·‖w‖².
 
-The likelihood, gradient and Hessian code (:mod:`mlcourse._logistic`) and the Newton/IRLS
-solver (:mod:`mlcourse._optim`) are re-exported here for the chapters that build on them
-(Laplace approximation, RVM and GP classification).
+The likelihood, gradient and Hessian code (:mod:`mlcourse._logistic`) and the solvers
+(:mod:`mlcourse._optim`, :mod:`mlcourse._first_order`) are re-exported here for the chapters
+that build on them (Laplace approximation, RVM and GP classification).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from ._linmodel import _DEFAULTS, SeparationWarning, _Regression, design_matrix
 from ._logistic import (_binary_objective, _softmax_objective, check_precision,
                         logistic_objective, logit_nll_terms, probit_nll_terms, probit_objective,
                         softmax_objective, weighted_gram)
-from ._optim import OptimizeResult, gradient_descent, newton_minimize, restrict, sgd
+from ._first_order import gradient_descent, sgd
+from ._optim import OptimizeResult, newton_minimize, restrict
 from ._validation import ConvergenceWarning, check_option, check_scalar
 from .special import probit
 

@@ -17,13 +17,12 @@ scikit-learn's ``confusion_matrix`` has rows *actual*, columns *predicted*, nega
 
 from __future__ import annotations
 
+import numbers
 import warnings
-from dataclasses import dataclass
-
 import numpy as np
 
-from ._validation import (check_array, check_binary_labels, check_consistent_length,
-                          check_option, check_vector)
+from ._roc import RocTable, roc_auc, roc_curve, roc_table
+from ._validation import check_array, check_binary_labels, check_consistent_length
 
 __all__ = [
     "confusion_matrix", "accuracy", "precision", "recall", "f_measure", "classification_cost",
@@ -66,6 +65,15 @@ def confusion_matrix(y_true, y_pred) -> np.ndarray:
     return np.array([[tp, fp], [fn, tn]], dtype=np.int64)
 
 
+def _check_zero_division(zero_division) -> None:
+    """Validate before computing: a bad value is an error even when no 0/0 occurs."""
+    if isinstance(zero_division, str) and zero_division == "warn":
+        return
+    if (isinstance(zero_division, bool) or not isinstance(zero_division, numbers.Real)
+            or zero_division not in (0, 1)):
+        raise ValueError(f"zero_division must be 'warn', 0 or 1; got {zero_division!r}.")
+
+
 def _ratio(num: int, den: int, name: str, zero_division) -> float:
     if den:
         return num / den
@@ -73,9 +81,7 @@ def _ratio(num: int, den: int, name: str, zero_division) -> float:
         warnings.warn(f"{name} is undefined (0/0); returning 0.0. Pass zero_division=0 or 1 "
                       "to choose the value silently.", UndefinedMetricWarning, stacklevel=3)
         return 0.0
-    if zero_division in (0, 1):
-        return float(zero_division)
-    raise ValueError(f"zero_division must be 'warn', 0 or 1; got {zero_division!r}.")
+    return float(zero_division)
 
 
 def accuracy(y_true, y_pred) -> float:
@@ -90,12 +96,14 @@ def precision(y_true, y_pred, *, zero_division="warn") -> float:
     With no predicted positives the ratio is 0/0; like scikit-learn, return 0.0 and warn
     (``zero_division="warn"``), or return 0 or 1 silently.
     """
+    _check_zero_division(zero_division)
     (tp, fp), _ = confusion_matrix(y_true, y_pred)
     return _ratio(tp, tp + fp, "precision", zero_division)
 
 
 def recall(y_true, y_pred, *, zero_division="warn") -> float:
     """TP / (TP + FN): the fraction of actual positives that are found (the TPR)."""
+    _check_zero_division(zero_division)
     (tp, _), (fn, _) = confusion_matrix(y_true, y_pred)
     return _ratio(tp, tp + fn, "recall", zero_division)
 
@@ -106,6 +114,7 @@ def f_measure(y_true, y_pred, *, zero_division="warn") -> float:
     The lecture's two forms, 2·R·P/(R + P) and 2TP/(2TP + FP + FN), are equal whenever both
     are defined; this uses the second, which is defined unless TP = FP = FN = 0.
     """
+    _check_zero_division(zero_division)
     (tp, fp), (fn, _) = confusion_matrix(y_true, y_pred)
     return _ratio(2 * tp, 2 * tp + fp + fn, "F-measure", zero_division)
 
@@ -152,120 +161,3 @@ def min_cost_threshold(cost_matrix) -> float:
         raise ValueError("cost_matrix must make each error cost more than the correct "
                          "decision (c(+|-) > c(-|-) and c(-|+) > c(+|+)).")
     return float(false_pos / (false_pos + false_neg))
-
-
-@dataclass(frozen=True)
-class RocTable:
-    """Counts at each threshold of the rule "predict + when score ≥ threshold".
-
-    Row 0 is the threshold +inf (everything predicted negative, the point (0, 0)); each later
-    row lowers the threshold by one step (one distinct score, or one instance when ties are
-    broken). All arrays have the same length.
-    """
-
-    thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    tn: np.ndarray
-    fn: np.ndarray
-
-    @property
-    def tpr(self) -> np.ndarray:
-        """True-positive rate TP / (TP + FN) at each threshold."""
-        return self.tp / (self.tp[-1] + self.fn[-1])
-
-    @property
-    def fpr(self) -> np.ndarray:
-        """False-positive rate FP / (FP + TN) at each threshold."""
-        return self.fp / (self.fp[-1] + self.tn[-1])
-
-    def auc(self) -> float:
-        """Area under the piecewise-linear ROC curve through these points (trapezoid rule)."""
-        return float(np.trapezoid(self.tpr, self.fpr))
-
-    def format(self, decimals: int = 2) -> str:
-        """The table in the lecture's layout: one column per threshold, lowest first."""
-        cols = slice(None, None, -1)
-        rows = [("Threshold >=", [f"{t:.{decimals}f}" for t in self.thresholds[cols]])]
-        for name in ("tp", "fp", "tn", "fn"):
-            rows.append((name.upper(), [str(v) for v in getattr(self, name)[cols]]))
-        rows.append(("TPR", [f"{v:.{decimals}g}" for v in self.tpr[cols]]))
-        rows.append(("FPR", [f"{v:.{decimals}g}" for v in self.fpr[cols]]))
-        width = max(len(c) for _, cells in rows for c in cells)
-        return "\n".join(f"{label:<13}" + " ".join(c.rjust(width) for c in cells)
-                         for label, cells in rows)
-
-
-def _scores(y_true, y_score):
-    t = check_binary_labels(y_true, "y_true", require_both=True)
-    s = check_vector(y_score, "y_score")
-    check_consistent_length(y_true=t, y_score=s)
-    return t, s
-
-
-def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
-    """TP, FP, TN, FN at every threshold, following the lecture's construction.
-
-    Sort instances by decreasing score (step 2), lower the threshold through the scores
-    (step 3) and count (step 4).
-
-    Parameters
-    ----------
-    y_true : array_like of shape (n,)
-        0/1 or boolean labels; both classes must occur.
-    y_score : array_like of shape (n,)
-        Finite scores, larger meaning "more positive" (e.g. P(+|x)).
-    ties : {"group", "optimistic", "pessimistic"}
-        ``"group"`` (default, and the lecture's step 3): one threshold per *distinct* score, so
-        tied instances change class together. ``"optimistic"`` / ``"pessimistic"``: one row per
-        instance, breaking ties with positives first / last — what a table with one column per
-        instance silently does.
-
-    Returns
-    -------
-    RocTable
-    """
-    check_option(ties, "ties", ("group", "optimistic", "pessimistic"))
-    t, s = _scores(y_true, y_score)
-    if ties == "group":
-        order = np.argsort(s)[::-1]
-    else:  # lexsort: last key is primary — decreasing score, then label order within ties
-        order = np.lexsort((-t if ties == "optimistic" else t, -s))
-    s_sorted, t_sorted = s[order], t[order]
-    if ties == "group":
-        last = np.flatnonzero(s_sorted[1:] != s_sorted[:-1])
-        last = np.append(last, s_sorted.size - 1)
-    else:
-        last = np.arange(s_sorted.size)
-    tp = np.cumsum(t_sorted, dtype=np.int64)[last]
-    fp = last + 1 - tp
-    tp, fp = np.append(0, tp), np.append(0, fp)
-    n_pos, n_neg = tp[-1], fp[-1]
-    return RocTable(thresholds=np.append(np.inf, s_sorted[last]), tp=tp, fp=fp,
-                    tn=n_neg - fp, fn=n_pos - tp)
-
-
-def roc_curve(y_true, y_score):
-    """Receiver operating characteristic curve.
-
-    One point per distinct score (tied scores grouped, as step 3 of the lecture says), after a
-    leading (0, 0) at threshold ``+inf``; thresholds decrease and no point is dropped. This
-    matches ``sklearn.metrics.roc_curve(y_true, y_score, drop_intermediate=False)``.
-
-    Returns
-    -------
-    fpr, tpr : ndarray of shape (n_distinct + 1,)
-    thresholds : ndarray of shape (n_distinct + 1,)
-        ``thresholds[0] = inf``; point i predicts + when ``score >= thresholds[i]``.
-    """
-    table = roc_table(y_true, y_score)
-    return table.fpr, table.tpr, table.thresholds
-
-
-def roc_auc(y_true, y_score) -> float:
-    """Area under the ROC curve of :func:`roc_curve`, by the trapezoid rule.
-
-    With ties grouped this equals the probability that a random positive scores higher than a
-    random negative, counting ties as one half (the Mann–Whitney statistic U / (N₊N₋)).
-    """
-    return roc_table(y_true, y_score).auc()

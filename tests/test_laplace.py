@@ -145,6 +145,35 @@ def test_laplace_bad_input(kwargs, match):
             laplace_approximation(**args)
 
 
+@pytest.mark.parametrize("log_density, x0", [
+    (lambda z: np.log(z) - z, 1e-9),                         # the step crosses z = 0
+    (lambda z: -z**2 if abs(z) < 1 else np.nan, 0.9999999),  # NaN outside the support
+    (lambda z: np.log(z).sum() - z.sum(), np.array([1.0, 1e-9])),
+])
+def test_finite_differences_leaving_the_support_at_x0(log_density, x0):
+    """ln f(x0) is finite, but a finite-difference step from x0 leaves the support: an error
+    naming x0 (this used to hang in the Newton ridge loop on a NaN Hessian)."""
+    with pytest.raises(ValueError, match="log_density are not finite at x0"):
+        laplace_approximation(log_density, x0)
+
+
+def test_iterates_near_the_support_edge_are_stepped_back_from():
+    """ln f(z) = −√(1 + z²) for z < ½, NaN elsewhere; mode 0, A = 1. Newton's full step from
+    x0 = −0.49995^⅓ goes to z = −x0³ = 0.49995, where E = −ln f is lower (the Armijo test
+    passes) and ln f finite, but a second-difference step (1.8e-4) crosses ½. That point must
+    count as outside the support (the line search halves the step) instead of being accepted
+    with a NaN Hessian, on which the Newton iteration used to hang."""
+    def log_f(z):
+        return -np.sqrt(1 + z * z) if z < 0.5 else np.nan
+
+    x0 = -0.49995 ** (1 / 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")                           # and no RuntimeWarning
+        res = laplace_approximation(log_f, x0)
+    assert res.converged and res.mode == pytest.approx(0, abs=1e-8)
+    assert res.precision == pytest.approx(1, rel=1e-6)
+
+
 def test_saddle_point_is_rejected():
     """ln f = −z₁² + z₂² is stationary at 0 but not a maximum."""
     with pytest.raises(ValueError, match="not positive definite"):
@@ -259,6 +288,8 @@ def test_predictive_against_quadrature_and_monte_carlo():
                                rtol=1e-10)
     exact = np.array([logistic_gaussian(mu, v) for mu, v in zip(mean, var)])
     probit = m.predict_proba(X_new)
+    # wiring only (the default method is probit_approximation of predict_activation); the
+    # independent checks are the quadrature and Monte Carlo comparisons that follow
     np.testing.assert_allclose(probit[:, 1], probit_approximation(mean, var), rtol=1e-14)
     np.testing.assert_allclose(probit[:, 1], exact, atol=0.02)
     np.testing.assert_allclose(probit.sum(1), 1, rtol=1e-14)
@@ -307,6 +338,21 @@ def test_labels_refit_and_clone():
     c = clone(m)
     assert c.get_params() == m.get_params() and not hasattr(c, "posterior_mean_")
     assert repr(c) == "BayesianLogisticRegression(prior_precision=20.0)"
+
+
+def test_learned_state_is_public_and_refit_starts_fresh():
+    """Every learned attribute ends in "_" (so _reset() clears it), including the Cholesky
+    factor used for σ_a² and the Monte Carlo draws: L Lᵀ = S_N⁻¹."""
+    X, y = small_problem(10)
+    m = BayesianLogisticRegression(prior_precision=1.0).fit(X, y)
+    assert [k for k in vars(m) if k.startswith("_")] == []
+    L = m.posterior_precision_cholesky_
+    np.testing.assert_array_equal(L, np.tril(L))
+    np.testing.assert_allclose(L @ L.T, m.posterior_precision_, rtol=1e-12)
+    m.fit(np.c_[X, X**2], y)                                     # refit with another width
+    assert m.posterior_precision_cholesky_.shape == (3, 3)
+    m._reset()
+    assert not hasattr(m, "posterior_precision_cholesky_")
 
 
 def test_separable_data_still_have_a_posterior():

@@ -5,14 +5,14 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy import optimize, stats
+from scipy import integrate, optimize, stats
 from sklearn.base import clone
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression as SkLogistic
 
 from mlcourse import linear
-from mlcourse._optim import restrict
+from mlcourse._optim import newton_direction, restrict
 from mlcourse._validation import ConvergenceWarning, NotFittedError
 from mlcourse.datasets import gaussian_classes
 from mlcourse.linear import (GaussianGenerativeClassifier, LogisticRegression, ProbitRegression,
@@ -97,6 +97,35 @@ def test_nll_terms_are_finite_far_in_the_tails(terms):
         assert np.all(nll >= 0) and np.all(d2 >= 0)
 
 
+def probit_curvature_by_quadrature(u):
+    """ℓ″(u) = 1 − Var(Z | Z ≤ u), Z ~ N(0, 1), by quadrature of the moments of s = u − Z ≥ 0,
+    whose density ∝ exp(us − s²/2) is written without Φ (no cancellation for u ≪ 0, where
+    Var(s) ≈ 1/u² is small)."""
+    hi = 50 / -u if u < -1 else max(u, 0.0) + 12
+    m = [integrate.quad(lambda s: s**k * np.exp(u * s - 0.5 * s * s), 0, hi, epsabs=0,
+                        epsrel=1e-13, limit=200)[0] for k in range(3)]
+    return 1 - (m[2] / m[0] - (m[1] / m[0]) ** 2)
+
+
+def test_probit_curvature_is_accurate_far_in_the_tails():
+    """ℓ″ = λ(u)(u + λ(u)) against quadrature to 1e-11 relative, for u from −1e8 to 3 (both
+    sides of the switch to the asymptotic series at PROBIT_TAIL = −30), and 0 < ℓ″ ≤ 1."""
+    u = np.array([-1e8, -1e5, -1e4, -1e3, -30.5, -30.0, -29.5, -10.0, -3.0, -1.0, 0.0, 1.0, 3.0])
+    for t in (0.0, 1.0):                              # u = (2t − 1)a
+        _, d1, d2 = linear.probit_nll_terms((2 * t - 1) * u, np.full(len(u), t))
+        ref = [probit_curvature_by_quadrature(v) for v in u]
+        np.testing.assert_allclose(d2, ref, rtol=1e-11)
+        mid = np.abs(u) <= 30                          # λ = N/Φ, where SciPy's ratio is exact
+        np.testing.assert_allclose(-(2 * t - 1) * d1[mid],
+                                   stats.norm.pdf(u[mid]) / stats.norm.cdf(u[mid]), rtol=1e-12)
+        assert np.all(d2 > 0) and np.all(d2 <= 1)
+        assert np.all(d2[np.abs(u) <= 1e7] < 1)      # 1 − 1/u² rounds to 1 beyond |u| ≈ 1e8
+    # far beyond the switch the curvature approaches 1 − 1/u² monotonically
+    u_far = -np.logspace(1.5, 300, 200)
+    d2_far = linear.probit_nll_terms(u_far, np.ones(200))[2]
+    assert np.all(np.diff(d2_far) >= 0) and np.all((d2_far > 0) & (d2_far <= 1))
+
+
 @pytest.mark.parametrize("precision", [0.0, 0.5, "per-feature"])
 def test_softmax_objective_derivatives(precision, rng):
     N, M, K = 30, 3, 4
@@ -127,6 +156,70 @@ def test_check_precision_rejects_bad_priors():
         linear.check_precision([1.0, np.nan], 2)
     with pytest.raises(ValueError, match="symmetric"):
         linear.check_precision([[1.0, 0.5], [0.0, 1.0]], 2)
+    with pytest.raises(ValueError, match="precision must be positive semi-definite"):
+        linear.check_precision(-np.eye(3), 3)
+    with pytest.raises(ValueError, match="precision must be positive semi-definite"):
+        linear.check_precision([[1.0, 2.0], [2.0, 1.0]], 2)      # eigenvalues 3 and −1
+    B = np.random.default_rng(0).normal(size=(4, 2))
+    linear.check_precision(B @ B.T, 4)              # rank 2: PSD up to rounding, accepted
+
+
+PHI4 = np.column_stack([np.ones(4), [0.0, 1.0, 2.0, 3.0]])
+T4, W2 = np.array([0.0, 1.0, 0.0, 1.0]), np.array([0.1, -0.2])
+BAD_BINARY = [
+    ({"w": np.zeros(3)}, r"w must have 2 entries"),
+    ({"w": [0.0, np.nan]}, "w contains NaN"),
+    ({"t": [0.0, 1.0, np.nan, 1.0]}, "t contains NaN"),
+    ({"t": [0.0, 1.0, 2.0, 1.0]}, r"t must hold 0/1 or boolean labels.*\[2\.0\]"),
+    ({"t": T4[:3]}, "Inconsistent numbers of samples: Phi has 4, t has 3"),
+    ({"Phi": PHI4[:, 1]}, "Phi must be a 2-D array"),
+    ({"Phi": np.where(PHI4 > 2, np.inf, PHI4)}, "Phi contains infinite"),
+    ({"mean": np.zeros(3)}, r"mean must have 2 entries"),
+    ({"mean": [np.nan, 0.0]}, "mean contains NaN"),
+    ({"precision": -np.eye(2)}, "precision must be positive semi-definite"),
+    ({"precision": np.ones(3)}, "precision must be a scalar"),
+    ({"hessian": "yes"}, "hessian must be True or False"),
+]
+
+
+@pytest.mark.parametrize("objective", [linear.logistic_objective, linear.probit_objective])
+@pytest.mark.parametrize("bad, match", BAD_BINARY)
+def test_binary_objectives_reject_bad_input(objective, bad, match):
+    args = {"w": W2, "Phi": PHI4, "t": T4} | bad
+    with pytest.raises(ValueError, match=match):
+        objective(**args)
+
+
+T3 = np.eye(3)[[0, 1, 2, 1]]
+BAD_SOFTMAX = [
+    ({"w": np.zeros(5)}, r"w must have 6 entries \(K·M = 3·2"),
+    ({"w": np.r_[np.zeros(5), np.nan]}, "w contains NaN"),
+    ({"T": T3[:3]}, "Inconsistent numbers of samples: Phi has 4, T has 3"),
+    ({"T": T3 * 2}, "T must hold one-hot rows"),
+    ({"T": T3 - 0.5 * np.eye(3)[[1, 2, 0, 2]] + 0.5 * T3}, "T must hold one-hot rows"),
+    ({"T": np.where(T3 == 1, np.nan, T3)}, "T contains NaN"),
+    ({"T": T3[:, 0]}, "T must be a 2-D array"),
+    ({"Phi": PHI4[:, 1]}, "Phi must be a 2-D array"),
+    ({"precision": np.ones(4)}, r"precision and mean must broadcast to \(K, M\) = \(3, 2\)"),
+    ({"precision": -1.0}, "precision must be non-negative"),
+    ({"mean": np.full(2, np.inf)}, "mean contains infinite"),
+    ({"hessian": 1}, "hessian must be True or False"),
+]
+
+
+@pytest.mark.parametrize("bad, match", BAD_SOFTMAX)
+def test_softmax_objective_rejects_bad_input(bad, match):
+    args = {"w": np.zeros(6), "Phi": PHI4, "T": T3} | bad
+    with pytest.raises(ValueError, match=match):
+        linear.softmax_objective(**args)
+
+
+def test_objectives_accept_labels_as_bools_and_ints():
+    E = linear.logistic_objective(W2, PHI4, T4)[0]
+    assert linear.logistic_objective(W2, PHI4, T4.astype(bool))[0] == E
+    assert linear.logistic_objective(W2, PHI4, T4.astype(int))[0] == E
+    E_soft = linear.softmax_objective(np.zeros(6), PHI4, T3)[0]
+    assert E_soft == pytest.approx(4 * np.log(3), rel=1e-14)
 
 
 # --- the solvers -----------------------------------------------------------------------------
@@ -142,6 +235,49 @@ def test_one_newton_step_solves_least_squares(rng):
 
     res = linear.newton_minimize(fun, rng.normal(size=4) * 10, max_iter=1)
     np.testing.assert_allclose(res.x, np.linalg.lstsq(Phi, t, rcond=None)[0], rtol=1e-10)
+
+
+@pytest.mark.parametrize("H, g", [(np.full((2, 2), np.nan), np.ones(2)),
+                                  (np.eye(2), [1.0, np.inf]),
+                                  (np.diag([1.0, -np.inf]), np.ones(2))])
+def test_newton_direction_rejects_non_finite_input(H, g):
+    with pytest.raises(ValueError, match="Hessian or the gradient contains NaN or infinite"):
+        newton_direction(np.asarray(H), np.asarray(g))
+
+
+def test_newton_direction_ridge_ends_for_strongly_indefinite_hessians():
+    """τ grows from 1e-10·mean(diag H) until H + τI is positive definite (before Gershgorin's
+    bound), however negative H is: the step is then a descent direction."""
+    for H in [np.diag([1.0, -1e50]), np.diag([-1.0, -1e300]), -np.ones((3, 3))]:
+        g = np.ones(len(H))
+        d = newton_direction(H, g)
+        assert np.all(np.isfinite(d)) and g @ d > 0
+
+
+def test_newton_minimize_rejects_non_finite_starts():
+    def fun(x):
+        return float(x @ x), 2 * x, 2 * np.eye(len(x))
+
+    with pytest.raises(ValueError, match="x0 contains NaN"):
+        linear.newton_minimize(fun, np.full(3, np.nan))
+    with pytest.raises(ValueError, match="fun\\(x0\\) must return a finite E, gradient"):
+        linear.newton_minimize(lambda x: (np.inf, x, np.eye(1)), np.ones(1))
+    with pytest.raises(ValueError, match="fun\\(x0\\) must return a finite E, gradient"):
+        linear.newton_minimize(lambda x: (1.0, x, np.full((1, 1), np.nan)), np.ones(1))
+
+
+def test_newton_backs_off_from_points_with_non_finite_derivatives():
+    """E = √(1 + x²) is finite everywhere, but this fun has no derivatives for x < 0. The full
+    Newton step from x > 0 overshoots to x < 0, where E is smaller: the line search must still
+    reject that point (else the next direction has no Hessian) and halve the step instead."""
+    def fun(x):
+        E = float(np.sqrt(1 + x[0] ** 2))
+        if x[0] < 0:
+            return E, np.full(1, np.nan), np.full((1, 1), np.nan)
+        return E, x / E, np.full((1, 1), E**-3)
+
+    res = linear.newton_minimize(fun, np.array([0.5]))
+    assert res.converged and 0 <= res.x[0] < 1e-7 and np.all(np.diff(res.history) <= 0)
 
 
 def test_newton_history_decreases_and_restrict(rng):
@@ -192,8 +328,14 @@ def test_first_order_solvers_reach_the_irls_optimum(solver, tol, rtol):
     # sgd: a decaying step gets close, not exact (5 % of the weights' size)
     scale = np.abs(exact.coef_).max()
     np.testing.assert_allclose(model.coef_, exact.coef_, atol=rtol * scale)
-    assert np.all(np.diff(model.loss_curve_) <= 1e-12) if solver == "gd" else True
-    assert model.loss_curve_[-1] >= exact.loss_curve_[-1] - 1e-9
+    E_min = exact.loss_curve_[-1]
+    assert model.loss_curve_[-1] >= E_min - 1e-9                   # the optimum is the minimum
+    if solver == "gd":      # η = 1/L: E decreases at every step, to the optimum
+        assert np.all(np.diff(model.loss_curve_) <= 1e-12)
+        assert model.loss_curve_[-1] - E_min <= 1e-12 * E_min
+    else:                   # SGD's epochs need not decrease E, but the last is near the optimum
+        assert model.loss_curve_[-1] - E_min <= 1e-3 * E_min
+        assert model.loss_curve_[-1] < model.loss_curve_[0] - 0.5 * (model.loss_curve_[0] - E_min)
 
 
 def test_sgd_is_seeded():
@@ -354,6 +496,10 @@ BAD_FIT = [
     (LogisticRegression(solver="sgd", random_state="x"), X3, [0, 1, 0, 1], "random_state"),
     (LogisticRegression(), [1.0, 2.0, 3.0, 4.0], [0, 1, 0, 1], "X must be a 2-D array"),
     (GaussianGenerativeClassifier(), np.c_[X3, X3[:, 0]], [0, 1, 0, 1], "covariance.*singular"),
+    (LogisticRegression(solver="sgd", learning_rate=1e300, alpha=1.0, max_iter=3), X3,
+     [0, 1, 0, 1], "diverged.*learning_rate is too large"),
+    (LogisticRegression(solver="gd", learning_rate=1e300, alpha=1.0, max_iter=3), X3,
+     [0, 1, 0, 1], "diverged.*learning_rate is too large"),
 ]
 
 
@@ -362,6 +508,32 @@ BAD_FIT = [
 def test_bad_fit_input(model, X, y, match):
     with pytest.raises(ValueError, match=match):
         model.fit(X, y)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_generative_rejects_numerically_singular_covariance(seed):
+    """N = 20 ≫ d: with a duplicated column (up to 1e-9 relative noise) Cholesky of Σ_ML may
+    succeed on rounding, but coef_ would be arbitrary along the copies; fit must refuse."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(20, 3)) * rng.uniform(0.1, 10, 3)
+    y = np.arange(20) % 2
+    for copy in (X[:, 1], X[:, 1] * (1 + 1e-9 * rng.normal(size=20))):
+        with pytest.raises(ValueError, match="covariance of X is singular.*COLLINEAR_TOL"):
+            GaussianGenerativeClassifier().fit(np.c_[X, copy], y)
+    GaussianGenerativeClassifier().fit(np.c_[X, X[:, 1] + 1e-3 * rng.normal(size=20)], y)
+
+
+def test_generative_collinearity_test_ignores_units():
+    """Raw breast-cancer feature variances span 10 orders of magnitude (smallest/largest
+    Cholesky pivot 4e-10), yet none is collinear. The model is affine-equivariant, so raw or
+    rescaled it must give the probabilities of LDA on the standardised features (scikit-learn's
+    own lstsq solve on the raw features truncates small singular values and is off by 0.7)."""
+    X, y = load_breast_cancer(return_X_y=True)
+    Z = (X - X.mean(0)) / X.std(0)
+    ref = LinearDiscriminantAnalysis(solver="lsqr").fit(Z, y).predict_proba(Z)
+    for Xs in (X, X * np.logspace(-3, 3, 30)):
+        ours = GaussianGenerativeClassifier().fit(Xs, y)
+        np.testing.assert_allclose(ours.predict_proba(Xs), ref, rtol=0, atol=1e-11)
 
 
 @pytest.mark.parametrize("cls", [LogisticRegression, ProbitRegression, SoftmaxRegression,

@@ -49,6 +49,15 @@ def test_undefined_precision_warns_and_returns_zero():
         metrics.precision([1, 0, 1], [0, 0, 0], zero_division="nan")
 
 
+@pytest.mark.parametrize("func", [metrics.precision, metrics.recall, metrics.f_measure])
+@pytest.mark.parametrize("bad", ["x", "nan", 2, -1, 0.5, np.nan, None, True, [0]])
+def test_zero_division_is_validated_before_computing(func, bad):
+    """A bad zero_division is an error even when the ratio is defined (here it is 1)."""
+    with pytest.raises(ValueError, match="zero_division must be 'warn', 0 or 1"):
+        func([1, 0], [1, 0], zero_division=bad)
+    assert func([1, 0], [1, 0], zero_division=0) == 1.0
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_roc_curve_matches_sklearn_with_many_ties(seed):
     rng = np.random.default_rng(seed)

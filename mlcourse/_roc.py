@@ -1,0 +1,130 @@
+"""ROC analysis (lecture 004, "How to Construct an ROC Curve"), re-exported by
+:mod:`mlcourse.metrics`: the counts at every threshold, the curve and the area under it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._validation import check_binary_labels, check_consistent_length, check_option, check_vector
+
+__all__ = ["RocTable", "roc_table", "roc_curve", "roc_auc"]
+
+
+@dataclass(frozen=True)
+class RocTable:
+    """Counts at each threshold of the rule "predict + when score ≥ threshold".
+
+    Row 0 is the threshold +inf (everything predicted negative, the point (0, 0)); each later
+    row lowers the threshold by one step (one distinct score, or one instance when ties are
+    broken). All arrays have the same length.
+    """
+
+    thresholds: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    tn: np.ndarray
+    fn: np.ndarray
+
+    @property
+    def tpr(self) -> np.ndarray:
+        """True-positive rate TP / (TP + FN) at each threshold."""
+        return self.tp / (self.tp[-1] + self.fn[-1])
+
+    @property
+    def fpr(self) -> np.ndarray:
+        """False-positive rate FP / (FP + TN) at each threshold."""
+        return self.fp / (self.fp[-1] + self.tn[-1])
+
+    def auc(self) -> float:
+        """Area under the piecewise-linear ROC curve through these points (trapezoid rule)."""
+        return float(np.trapezoid(self.tpr, self.fpr))
+
+    def format(self, decimals: int = 2) -> str:
+        """The table in the lecture's layout: one column per threshold, lowest first."""
+        cols = slice(None, None, -1)
+        rows = [("Threshold >=", [f"{t:.{decimals}f}" for t in self.thresholds[cols]])]
+        for name in ("tp", "fp", "tn", "fn"):
+            rows.append((name.upper(), [str(v) for v in getattr(self, name)[cols]]))
+        rows.append(("TPR", [f"{v:.{decimals}g}" for v in self.tpr[cols]]))
+        rows.append(("FPR", [f"{v:.{decimals}g}" for v in self.fpr[cols]]))
+        width = max(len(c) for _, cells in rows for c in cells)
+        return "\n".join(f"{label:<13}" + " ".join(c.rjust(width) for c in cells)
+                         for label, cells in rows)
+
+
+def _scores(y_true, y_score):
+    t = check_binary_labels(y_true, "y_true", require_both=True)
+    s = check_vector(y_score, "y_score")
+    check_consistent_length(y_true=t, y_score=s)
+    return t, s
+
+
+def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
+    """TP, FP, TN, FN at every threshold, following the lecture's construction.
+
+    Sort instances by decreasing score (step 2), lower the threshold through the scores
+    (step 3) and count (step 4).
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n,)
+        0/1 or boolean labels; both classes must occur.
+    y_score : array_like of shape (n,)
+        Finite scores, larger meaning "more positive" (e.g. P(+|x)).
+    ties : {"group", "optimistic", "pessimistic"}
+        ``"group"`` (default, and the lecture's step 3): one threshold per *distinct* score, so
+        tied instances change class together. ``"optimistic"`` / ``"pessimistic"``: one row per
+        instance, breaking ties with positives first / last — what a table with one column per
+        instance silently does.
+
+    Returns
+    -------
+    RocTable
+    """
+    check_option(ties, "ties", ("group", "optimistic", "pessimistic"))
+    t, s = _scores(y_true, y_score)
+    if ties == "group":
+        order = np.argsort(s)[::-1]
+    else:  # lexsort: last key is primary — decreasing score, then label order within ties
+        order = np.lexsort((-t if ties == "optimistic" else t, -s))
+    s_sorted, t_sorted = s[order], t[order]
+    if ties == "group":
+        last = np.flatnonzero(s_sorted[1:] != s_sorted[:-1])
+        last = np.append(last, s_sorted.size - 1)
+    else:
+        last = np.arange(s_sorted.size)
+    tp = np.cumsum(t_sorted, dtype=np.int64)[last]
+    fp = last + 1 - tp
+    tp, fp = np.append(0, tp), np.append(0, fp)
+    n_pos, n_neg = tp[-1], fp[-1]
+    return RocTable(thresholds=np.append(np.inf, s_sorted[last]), tp=tp, fp=fp,
+                    tn=n_neg - fp, fn=n_pos - tp)
+
+
+def roc_curve(y_true, y_score):
+    """Receiver operating characteristic curve.
+
+    One point per distinct score (tied scores grouped, as step 3 of the lecture says), after a
+    leading (0, 0) at threshold ``+inf``; thresholds decrease and no point is dropped. This
+    matches ``sklearn.metrics.roc_curve(y_true, y_score, drop_intermediate=False)``.
+
+    Returns
+    -------
+    fpr, tpr : ndarray of shape (n_distinct + 1,)
+    thresholds : ndarray of shape (n_distinct + 1,)
+        ``thresholds[0] = inf``; point i predicts + when ``score >= thresholds[i]``.
+    """
+    table = roc_table(y_true, y_score)
+    return table.fpr, table.tpr, table.thresholds
+
+
+def roc_auc(y_true, y_score) -> float:
+    """Area under the ROC curve of :func:`roc_curve`, by the trapezoid rule.
+
+    With ties grouped this equals the probability that a random positive scores higher than a
+    random negative, counting ties as one half (the Mann–Whitney statistic U / (N₊N₋)).
+    """
+    return roc_table(y_true, y_score).auc()
