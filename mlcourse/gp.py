@@ -143,7 +143,21 @@ class GaussianProcessRegressor(BaseEstimator):
     # --- fit and predict ---------------------------------------------------------------------
 
     def fit(self, X, y):
-        """Fit to inputs `X` (n, d) and targets `y` (n,): optionally learn θ, then factorise C."""
+        """Optionally learn θ (and σ_n²), then factorise C = K + σ_n² I once (GPML Alg. 2.1).
+
+        Parameters
+        ----------
+        X : array_like of shape (n, d)
+            Training inputs.
+        y : array_like of shape (n,)
+            Targets z.
+
+        Returns
+        -------
+        self : GaussianProcessRegressor
+            With ``kernel_``, ``noise_variance_``, ``L_``, ``alpha_``, ``jitter_``,
+            ``log_marginal_likelihood_value_`` (and ``theta_`` for a learnable kernel) set.
+        """
         self._reset()
         X = check_array(X, "X")
         z = check_vector(y, "y")

@@ -137,9 +137,20 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         return m["lml"], grad
 
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):
-        """Laplace approximation ln q(t | X, θ) (GPML (3.32)); θ = kernel log-parameters.
+        """Laplace approximation ln q(t | X, θ) (GPML (3.32)) at the mode for θ.
 
-        Without `theta`: at the fitted kernel. With ``eval_gradient``: also ∂/∂θ (Alg. 5.1).
+        Parameters
+        ----------
+        theta : array_like of shape (n_kernel_params,), optional
+            Kernel log-parameters [ln σ_f², ln ℓ_1, …] (scikit-learn's order for
+            ``ConstantKernel * RBF``). Default: the fitted kernel.
+        eval_gradient : bool
+            Also return ∂ ln q/∂θ_j, explicit plus implicit (through f̂) terms, GPML Alg. 5.1.
+
+        Returns
+        -------
+        value : float
+        gradient : ndarray of shape (n_kernel_params,), only with ``eval_gradient=True``
         """
         self._check_fitted()
         if theta is None and not eval_gradient:
@@ -153,7 +164,21 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         return (float(value), grad) if eval_gradient else float(value)
 
     def fit(self, X, y):
-        """Fit to inputs `X` (n, d) and two-class labels `y` (n,)."""
+        """Optionally learn θ by maximising ln q(t | X, θ), then find the Laplace mode f̂.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, d)
+            Training inputs.
+        y : array_like of shape (n,)
+            Labels with exactly two distinct values; the second of ``classes_`` is t = 1.
+
+        Returns
+        -------
+        self : GaussianProcessClassifier
+            With ``classes_``, ``kernel_``, ``latent_mode_`` and
+            ``log_marginal_likelihood_value_`` set.
+        """
         self._reset()
         X = check_array(X, "X")
         self.classes_, t = encode_labels(y, "y", n_classes=2)

@@ -84,12 +84,40 @@ class KalmanGPRegressor(BaseEstimator):
         self.log_marginal_likelihood_value_ = 0.0
 
     def fit(self, X, y):
-        """Start from the prior and apply one measurement update per row of `X`, in order."""
+        """Start from the prior N(0, σ_w² I) and apply one measurement update per row, in order.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Inputs; the basis maps them to Φ of shape (n, M).
+        y : array_like of shape (n,)
+            Targets z.
+
+        Returns
+        -------
+        self : KalmanGPRegressor
+            With ``mean_`` (M,), ``cov_`` (M, M), ``innovations_`` and
+            ``innovation_variances_`` (n,) and ``log_marginal_likelihood_value_`` set.
+        """
         self._reset()
         return self.partial_fit(X, y)
 
     def partial_fit(self, X, y):
-        """Apply measurement updates for the rows of `X` (n, p) and targets `y` (n,), in order."""
+        """Continue from the current posterior (the prior if unfitted) with more measurements.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, p)
+            Inputs, with the same p as before.
+        y : array_like of shape (n,)
+            Targets z, applied in row order.
+
+        Returns
+        -------
+        self : KalmanGPRegressor
+            ``mean_``, ``cov_`` updated; ``n_seen_`` increased by n; n innovations and their
+            variances appended; their log densities added to ``log_marginal_likelihood_value_``.
+        """
         X = check_array(X, "X")
         z = check_vector(y, "y")
         check_consistent_length(X=X, y=z)
@@ -123,6 +151,17 @@ class KalmanGPRegressor(BaseEstimator):
 
         The lecture's Var{z^{N+1}} = φᵀΣ^{N|N}φ + σ_v² adds the noise variance: it is the
         innovation variance of the next measurement.
+
+        Parameters
+        ----------
+        X : array_like of shape (m, p)
+        return_std : bool
+            Also return the standard deviation of f.
+
+        Returns
+        -------
+        mean : ndarray of shape (m,)
+        std : ndarray of shape (m,), only with ``return_std=True``
         """
         self._check_fitted()
         X = check_array(X, "X")

