@@ -7,7 +7,8 @@
 2. Serve the site on 127.0.0.1 and open each chapter page in headless Chromium with every other
    host unresolvable (no network). After MathJax has run, every math element of the page must
    contain typeset output (``mjx-container``), with no MathJax error and no undefined macro;
-   every notebook page must show its figures.
+   every notebook page must show its figures; and the browser console must show no uncaught
+   JavaScript error (``Uncaught ...``, e.g. a script declared twice).
 
 Exit status 1 on any failure, with one line per problem.
 """
@@ -33,7 +34,11 @@ CHROMIUM_FLAGS = [
     "--disable-extensions", "--virtual-time-budget=30000",
     # no network: every host name except the local server fails to resolve
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    # the page's console messages go to stderr, one line each, e.g.
+    # [...:INFO:CONSOLE:63] "Uncaught SyntaxError: ...", source: http://127.0.0.1:.../page.html (63)
+    "--enable-logging=stderr", "--v=0",
 ]
+UNCAUGHT = re.compile(r':CONSOLE[^\]]*\] "(Uncaught .*?)"(?:, source: (\S*) \((\d+)\))?$', re.M)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -68,17 +73,22 @@ def find_chromium() -> str:
     raise SystemExit("check_site: Chromium not found (Debian: apt-get install chromium)")
 
 
-def rendered_dom(chromium: str, url: str) -> str:
+def rendered_dom(chromium: str, url: str) -> tuple[str, str]:
+    """The page's DOM after its scripts have run, and Chromium's log (with the console)."""
     with tempfile.TemporaryDirectory() as profile:
         out = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
                               "--dump-dom", url], capture_output=True, text=True, timeout=120)
     if out.returncode != 0 or "<html" not in out.stdout:
         raise RuntimeError(f"Chromium failed on {url}: {out.stderr[-500:]}")
-    return out.stdout
+    return out.stdout, out.stderr
 
 
-def page_problems(name: str, source_html: str, dom: str, is_notebook: bool) -> list[str]:
+def page_problems(name: str, source_html: str, dom: str, is_notebook: bool,
+                  log: str = "") -> list[str]:
     problems = []
+    for message, source, line in UNCAUGHT.findall(log):
+        where = f" ({source.rsplit('/', 1)[-1]}, line {line})" if source else ""
+        problems.append(f"{name}: JavaScript error: {message}{where}")
     n_math = len(MATH_OPEN.findall(source_html))
     typeset = 0
     for m in MATH_OPEN.finditer(dom):
@@ -113,9 +123,9 @@ def main(site: Path) -> int:
         for page in pages:
             rel = page.relative_to(site).as_posix()
             source = page.read_text(encoding="utf-8")
-            dom = rendered_dom(chromium, urljoin(base, rel))
+            dom, log = rendered_dom(chromium, urljoin(base, rel))
             total_math += len(MATH_OPEN.findall(source))
-            problems += page_problems(rel, source, dom, page.stem in notebooks)
+            problems += page_problems(rel, source, dom, page.stem in notebooks, log)
     finally:
         server.shutdown()
     for p in problems:
@@ -123,7 +133,7 @@ def main(site: Path) -> int:
     if not problems:
         print(f"check_site: {len(pages)} pages offline OK — {total_math} math elements typeset "
               f"by the local MathJax, {len(notebooks)} notebook page(s) with figures, "
-              "no resource from another host")
+              "no resource from another host, no uncaught JavaScript error")
     return 1 if problems else 0
 
 

@@ -70,9 +70,9 @@ def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
 
     Parameters
     ----------
-    y_true : array_like of shape (n,)
+    y_true : array_like of shape (n_samples,)
         0/1 or boolean labels; both classes must occur.
-    y_score : array_like of shape (n,)
+    y_score : array_like of shape (n_samples,)
         Finite scores, larger meaning "more positive" (e.g. P(+|x)).
     ties : {"group", "optimistic", "pessimistic"}
         ``"group"`` (default, and the lecture's step 3): one threshold per *distinct* score, so
@@ -105,26 +105,52 @@ def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
 
 
 def roc_curve(y_true, y_score):
-    """Receiver operating characteristic curve.
+    """Receiver operating characteristic curve (lecture 004, "How to Construct an ROC Curve").
 
     One point per distinct score (tied scores grouped, as step 3 of the lecture says), after a
-    leading (0, 0) at threshold ``+inf``; thresholds decrease and no point is dropped. This
-    matches ``sklearn.metrics.roc_curve(y_true, y_score, drop_intermediate=False)``.
+    leading (0, 0) at threshold ``+inf``; thresholds decrease and no point is dropped. Point i
+    has TPR = TP / (TP + FN) and FPR = FP / (FP + TN) for the rule "predict + when
+    ``y_score >= thresholds[i]``" (step 5). This matches
+    ``sklearn.metrics.roc_curve(y_true, y_score, drop_intermediate=False)``.
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n_samples,)
+        0/1 or boolean labels (positive class 1); both classes must occur.
+    y_score : array_like of shape (n_samples,)
+        Finite scores, larger meaning "more positive" (e.g. P(+|x)).
 
     Returns
     -------
     fpr, tpr : ndarray of shape (n_distinct + 1,)
+        False- and true-positive rates, non-decreasing, from (0, 0) to (1, 1);
+        ``n_distinct`` is the number of distinct values in ``y_score``.
     thresholds : ndarray of shape (n_distinct + 1,)
-        ``thresholds[0] = inf``; point i predicts + when ``score >= thresholds[i]``.
+        ``thresholds[0] = inf``, then the distinct scores in decreasing order.
     """
     table = roc_table(y_true, y_score)
     return table.fpr, table.tpr, table.thresholds
 
 
 def roc_auc(y_true, y_score) -> float:
-    """Area under the ROC curve of :func:`roc_curve`, by the trapezoid rule.
+    """Area under the ROC curve of :func:`roc_curve`, by the trapezoid rule (lecture 004, AUC).
 
+    AUC = Σ_i (FPR_i − FPR_{i−1})·(TPR_i + TPR_{i−1})/2 over the points of :func:`roc_curve`.
     With ties grouped this equals the probability that a random positive scores higher than a
-    random negative, counting ties as one half (the Mann–Whitney statistic U / (N₊N₋)).
+    random negative, counting ties as one half (the Mann–Whitney statistic U / (N₊N₋);
+    Hanley & McNeil 1982).
+
+    Parameters
+    ----------
+    y_true : array_like of shape (n_samples,)
+        0/1 or boolean labels (positive class 1); both classes must occur.
+    y_score : array_like of shape (n_samples,)
+        Finite scores, larger meaning "more positive".
+
+    Returns
+    -------
+    float
+        In [0, 1]: 1 for a perfect ranking, 0.5 for chance; equals
+        ``sklearn.metrics.roc_auc_score``.
     """
     return roc_table(y_true, y_score).auc()

@@ -85,16 +85,38 @@ def _ratio(num: int, den: int, name: str, zero_division) -> float:
 
 
 def accuracy(y_true, y_pred) -> float:
-    """(TP + TN) / (TP + TN + FP + FN): the fraction of correct predictions."""
+    """Fraction of correct predictions, (TP + TN) / (TP + TN + FP + FN) (lecture 004).
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n_samples,)
+        Actual and predicted labels, 0/1 or booleans (positive class 1).
+
+    Returns
+    -------
+    float
+        In [0, 1]; equals ``sklearn.metrics.accuracy_score``.
+    """
     t, p = _labels(y_true, y_pred)
     return float(np.count_nonzero(t == p)) / t.size
 
 
 def precision(y_true, y_pred, *, zero_division="warn") -> float:
-    """TP / (TP + FP): the fraction of predicted positives that are positive.
+    """Precision = TP / (TP + FP), the fraction of predicted positives that are positive
+    (lecture 004).
 
-    With no predicted positives the ratio is 0/0; like scikit-learn, return 0.0 and warn
-    (``zero_division="warn"``), or return 0 or 1 silently.
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n_samples,)
+        Actual and predicted labels, 0/1 or booleans (positive class 1).
+    zero_division : {"warn", 0, 1}, default "warn"
+        Value when no instance is predicted positive (0/0): ``"warn"`` returns 0.0 with an
+        :class:`UndefinedMetricWarning`, 0 or 1 return that value silently (as scikit-learn).
+
+    Returns
+    -------
+    float
+        In [0, 1]; equals ``sklearn.metrics.precision_score``.
     """
     _check_zero_division(zero_division)
     (tp, fp), _ = confusion_matrix(y_true, y_pred)
@@ -102,17 +124,43 @@ def precision(y_true, y_pred, *, zero_division="warn") -> float:
 
 
 def recall(y_true, y_pred, *, zero_division="warn") -> float:
-    """TP / (TP + FN): the fraction of actual positives that are found (the TPR)."""
+    """Recall = TP / (TP + FN), the fraction of actual positives that are found (the TPR;
+    lecture 004).
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n_samples,)
+        Actual and predicted labels, 0/1 or booleans (positive class 1).
+    zero_division : {"warn", 0, 1}, default "warn"
+        Value when there is no actual positive (0/0), as in :func:`precision`.
+
+    Returns
+    -------
+    float
+        In [0, 1]; equals ``sklearn.metrics.recall_score``.
+    """
     _check_zero_division(zero_division)
     (tp, _), (fn, _) = confusion_matrix(y_true, y_pred)
     return _ratio(tp, tp + fn, "recall", zero_division)
 
 
 def f_measure(y_true, y_pred, *, zero_division="warn") -> float:
-    """F = 2 TP / (2 TP + FP + FN), the harmonic mean of precision and recall.
+    """F-measure, the harmonic mean of precision P and recall R (lecture 004).
 
-    The lecture's two forms, 2·R·P/(R + P) and 2TP/(2TP + FP + FN), are equal whenever both
+    The lecture's two forms, F = 2·R·P/(R + P) = 2TP/(2TP + FP + FN), are equal whenever both
     are defined; this uses the second, which is defined unless TP = FP = FN = 0.
+
+    Parameters
+    ----------
+    y_true, y_pred : array_like of shape (n_samples,)
+        Actual and predicted labels, 0/1 or booleans (positive class 1).
+    zero_division : {"warn", 0, 1}, default "warn"
+        Value when TP = FP = FN = 0 (0/0), as in :func:`precision`.
+
+    Returns
+    -------
+    float
+        In [0, 1]; equals ``sklearn.metrics.f1_score``.
     """
     _check_zero_division(zero_division)
     (tp, fp), (fn, _) = confusion_matrix(y_true, y_pred)
@@ -120,41 +168,67 @@ def f_measure(y_true, y_pred, *, zero_division="warn") -> float:
 
 
 def classification_cost(confusion, cost_matrix) -> float:
-    """Total cost Σ_ij C[i, j]·cost[i, j] of a confusion matrix.
+    """Total cost Σ_ij C[i, j]·cost[i, j] of a confusion matrix (lecture 004).
 
     Parameters
     ----------
     confusion : array_like of shape (2, 2)
-        Counts in the lecture's layout (rows predicted, columns actual, positive first).
+        Counts in the lecture's layout ``[[TP, FP], [FN, TN]]`` (rows predicted, columns
+        actual, positive first). They need not be integers: expected counts (e.g. N times the
+        probability of each cell) or rates give the expected cost or the cost per instance.
+        Negative, NaN or infinite entries are rejected.
     cost_matrix : array_like of shape (2, 2)
-        Cost of each cell, same layout: ``cost_matrix[i, j]`` is the cost of predicting class
-        i when the actual class is j.
+        Cost of each cell, same layout ``[[c(+|+), c(+|-)], [c(-|+), c(-|-)]]``:
+        ``cost_matrix[i, j]`` = c(i|j) is the cost of predicting class i when the actual class
+        is j. Finite; negative costs (rewards) are allowed.
+
+    Returns
+    -------
+    float
     """
     c = check_array(confusion, "confusion")
     k = check_array(cost_matrix, "cost_matrix")
-    for name, a in (("confusion", c), ("cost_matrix", k)):
-        if a.shape != (2, 2):
-            raise ValueError(f"{name} must have shape (2, 2) in the lecture's layout "
-                             f"[[TP, FP], [FN, TN]]; got shape {a.shape}.")
+    if c.shape != (2, 2):
+        raise ValueError("confusion must have shape (2, 2) in the lecture's layout "
+                         f"[[TP, FP], [FN, TN]]; got shape {c.shape}.")
+    _check_cost_shape(k)
     if (c < 0).any():
         raise ValueError("confusion must hold non-negative counts.")
     return float(np.sum(c * k))
 
 
+def _check_cost_shape(k: np.ndarray) -> None:
+    if k.shape != (2, 2):
+        raise ValueError("cost_matrix must have shape (2, 2), laid out as "
+                         "[[c(+|+), c(+|-)], [c(-|+), c(-|-)]] (c(i|j): cost of predicting i "
+                         f"when the actual class is j); got shape {k.shape}.")
+
+
 def min_cost_threshold(cost_matrix) -> float:
     """Posterior threshold p* that minimises the expected cost of a decision.
 
-    Predicting + for an instance with p = P(+|x) costs p·c(+|+) + (1 − p)·c(+|−) on average,
-    predicting − costs p·c(−|+) + (1 − p)·c(−|−). Predict + exactly when p ≥ p* with
+    Lecture 004 ("minimise the expected cost"; Elkan 2001): predicting + for an instance with
+    p = P(+|x) costs p·c(+|+) + (1 − p)·c(+|−) on average, predicting − costs
+    p·c(−|+) + (1 − p)·c(−|−). Predict + exactly when p ≥ p* with
 
-        p* = (c(+|−) − c(−|−)) / [(c(+|−) − c(−|−)) + (c(−|+) − c(+|+))],
+        p* = (c(+|−) − c(−|−)) / [(c(+|−) − c(−|−)) + (c(−|+) − c(+|+))].
 
-    where c(i|j) = ``cost_matrix[i, j]`` (lecture layout: rows predicted, columns actual).
-    Requires that each error costs more than the correct decision.
+    For the lecture's cancer costs ``[[-1, 1], [100, 0]]``, p* = 1/102.
+
+    Parameters
+    ----------
+    cost_matrix : array_like of shape (2, 2)
+        ``[[c(+|+), c(+|-)], [c(-|+), c(-|-)]]``: ``cost_matrix[i, j]`` = c(i|j) is the cost of
+        predicting class i when the actual class is j (lecture layout: rows predicted, columns
+        actual, positive first). Each error must cost more than the correct decision.
+
+    Returns
+    -------
+    float
+        p* in (0, 1).
     """
     k = check_array(cost_matrix, "cost_matrix")
-    if k.shape != (2, 2):
-        raise ValueError(f"cost_matrix must have shape (2, 2); got shape {k.shape}.")
+    _check_cost_shape(k)
     false_pos = k[0, 1] - k[1, 1]   # extra cost of a false positive over a true negative
     false_neg = k[1, 0] - k[0, 0]   # extra cost of a false negative over a true positive
     if false_pos <= 0 or false_neg <= 0:

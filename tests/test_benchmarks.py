@@ -20,3 +20,7 @@ CASES = run.all_cases()
 def test_benchmark_case_agrees_with_baseline(case):
     result = run_case(case, repeat=1, quick=True)
     assert result.ours_s > 0 and result.theirs_s > 0
+
+
+def test_roc_auc_is_the_first_row():
+    assert CASES[0].name.startswith("roc_auc"), [c.name for c in CASES[:3]]

@@ -105,3 +105,37 @@ def test_requirements_install_the_package_and_the_book():
     for pkg in ("numpy", "scipy", "matplotlib", "ipywidgets", "nbval", "pytest", "scikit-learn",
                 "sphinx-exercise", "sphinx-mathjax-offline", "threadpoolctl"):
         assert any(line.startswith(pkg + "==") for line in lines), f"{pkg} not pinned"
+
+
+def test_config_execution_and_macros():
+    """A change to these settings would otherwise go unnoticed (the build would still pass)."""
+    execute = CONFIG["execute"]
+    assert execute["allow_errors"] is False, "a raising cell must stop the notebook"
+    assert 0 < execute["timeout"] <= 120, "per-cell timeout in seconds (nbval allows 120 s)"
+    sphinx = CONFIG["sphinx"]
+    assert sphinx["config"]["nb_execution_raise_on_error"] is True, "and fail the build"
+    macros = sphinx["config"]["mathjax3_config"]["tex"]["macros"]
+    for name in ("bx", "bw", "bPhi", "bSigma", "T", "E", "N", "argmax", "TP", "FP", "TN", "FN"):
+        assert name in macros, f"MathJax macro \\{name} missing from _config.yml"
+    # without it every page declares the thebe/togglebutton settings twice (a JavaScript error)
+    assert sphinx["local_extensions"]["inline_scripts_once"] == "book/_ext"
+
+
+def test_inline_scripts_are_given_to_the_builder_once():
+    import inline_scripts_once
+
+    class Builder:
+        def __init__(self):
+            self.files = []
+
+        def add_js_file(self, filename, **kwargs):
+            if (filename, kwargs) not in self.files:  # Sphinx's duplicate check
+                self.files.append((filename, kwargs))
+
+    class App:
+        builder = Builder()
+
+    inline_scripts_once._normalise_inline_scripts(App)
+    App.builder.add_js_file(None, body="const x = 1")  # app.add_js_file after builder init
+    App.builder.add_js_file("", body="const x = 1")    # the builder re-adding it before writing
+    assert App.builder.files == [("", {"body": "const x = 1"})]

@@ -168,14 +168,28 @@ def test_roc_table_rejects_unknown_tie_rule():
     ([[1, 2], [3, 4]], [0, 1, 1, 0], "cost_matrix must be a 2-D array"),
     ([[1, -2], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative counts"),
     ([[1, 2], [3, np.nan]], [[0, 1], [1, 0]], "confusion contains NaN"),
+    ([[1, 2], [3, np.inf]], [[0, 1], [1, 0]], "confusion contains infinite"),
+    ([[1.5, -0.5], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative counts"),
+    ([[1, 2], [3, 4]], [[0, 1], [np.nan, 0]], "cost_matrix contains NaN"),
+    # the shape message describes the cost layout, not the confusion matrix's
+    ([[1, 2], [3, 4]], np.zeros((3, 3)), r"\[\[c\(\+\|\+\), c\(\+\|-\)\], \[c\(-\|\+\), c\(-\|-\)\]\]"),
 ])
 def test_classification_cost_rejects_bad_input(confusion, cost, match):
     with pytest.raises(ValueError, match=match):
         metrics.classification_cost(confusion, cost)
 
 
+def test_classification_cost_accepts_expected_counts_and_rates():
+    """Non-integer counts are allowed: expected counts give the expected cost, rates the cost
+    per instance (documented in the docstring)."""
+    cost = [[-1, 1], [100, 0]]
+    counts = np.array([[150, 60], [40, 250]])
+    assert metrics.classification_cost(counts / counts.sum(), cost) == pytest.approx(3910 / 500)
+    assert metrics.classification_cost([[1.5, 2], [3, 4]], cost) == pytest.approx(300.5)
+
+
 @pytest.mark.parametrize("cost, match", [
-    ([[0, 1, 1]], r"shape \(2, 2\)"),
+    ([[0, 1, 1]], r"shape \(2, 2\), laid out as \[\[c\(\+\|\+\)"),
     ([[0, 0], [1, 0]], "each error cost more"),
 ])
 def test_min_cost_threshold_rejects_bad_cost(cost, match):
