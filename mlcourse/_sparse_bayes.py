@@ -127,8 +127,10 @@ def _split(Phi, t, alpha, beta):
 def posterior(Phi, t, alpha, beta) -> Posterior:
     """Posterior over the weights of the basis functions with finite αᵢ.
 
-    Σ = (A + βΦᵀΦ)⁻¹ and m = βΣΦᵀt (lecture 001 / Bishop 7.82–7.83), by a Cholesky factor of the
-    diagonally scaled precision, never an inverse.
+    Σ = (A + βΦᵀΦ)⁻¹ and m = βΣΦᵀt (lecture 001 / Bishop 7.82–7.83), from the Cholesky factor L
+    of the diagonally scaled precision D⁻¹(A + βΦᵀΦ)D⁻¹ = LLᵀ: the triangular factor is inverted
+    (W = L⁻¹D⁻¹, so Σ = WᵀW and m = Wᵀ(WΦᵀBt)), since every loop needs diag Σ; the precision
+    matrix itself never goes through a general inverse.
 
     Parameters
     ----------
