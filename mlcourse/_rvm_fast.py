@@ -25,8 +25,12 @@ BETA_UPDATE_START = 10
 ALIGNMENT_MAX = 1 - 1e-3
 # A change that raises ln p(t) by less than MIN_GAIN nats (rounding level) is not worth making.
 MIN_GAIN = 1e-9
+# A basis function whose sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ is below S_MIN · β (on unit-norm columns, where φᵢᵀBφᵢ = β)
+# is left as it is: sᵢ = φᵢᵀBφᵢ − ‖WΦᵀBφᵢ‖² has then lost its digits to cancellation. With β
+# capped by NOISE_FLOOR this does not happen in practice; it keeps every αᵢ > 0 if it does.
+S_MIN = 1e-12
 
-__all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "MIN_GAIN", "sparsity_quality", "alpha_marginal",
+__all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "MIN_GAIN", "S_MIN", "sparsity_quality", "alpha_marginal",
            "optimal_alpha", "fit_sequential"]
 
 
@@ -169,7 +173,11 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
         s, q, _, _ = _factors(beta * nonzero, beta * trk.Bt, beta * cross, alpha, act, trk.post)
         new = _optimal_alpha(s, q)
         new[new > PRUNE_ALPHA] = np.inf
+        # sᵢ lost to cancellation (≈ 0 gives αᵢ = sᵢ²/θᵢ ≈ 0, not a precision): no change to i.
+        lost = (s <= S_MIN * beta) | ~(new > 0)
+        new[lost] = alpha[lost]
         gain = _alpha_marginal(new, s, q) - _alpha_marginal(alpha, s, q)
+        gain[lost | np.isnan(gain)] = -np.inf
         if len(act):
             aligned = np.isinf(alpha) & (np.abs(cross).max(axis=1) > alignment_max)
             gain[aligned] = -np.inf

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._sparse_bayes import NOISE_FLOOR, Posterior, _check_alpha, _mackay, _posterior_from_gram
+from ._sparse_bayes import (NOISE_FLOOR, Posterior, _check_alpha, _mackay, _posterior_from_gram,
+                            _spread)
 from ._validation import check_array, check_consistent_length, check_scalar
 
 __all__ = ["SBLFit", "fit_em"]
@@ -80,8 +81,8 @@ def _normalise(Phi, t):
     """Unit-norm columns and unit-RMS targets; returns B, u, column scales, target scale."""
     norms = np.sqrt(np.einsum("ij,ij->j", Phi, Phi))
     scale = np.where(norms > 0, norms, 1.0)
-    rms = float(np.sqrt(np.mean(t**2)))
-    c = rms if rms > 0 else 1.0
+    top = float(np.max(np.abs(t), initial=0.0))
+    c = top * float(np.sqrt(np.mean((t / top) ** 2))) if top > 0 else 1.0   # RMS, no underflow
     return Phi / scale, t / c, scale, c
 
 
@@ -99,6 +100,7 @@ class _Tracker:
     def __init__(self, B, t):
         self.B, self.t, self.Bt = B, t, B.T @ t
         self.n = len(t)
+        self.floor = NOISE_FLOOR * (_spread(t) or 1.0)      # t has unit RMS or is all zero
 
     def update(self, gram_act, act, alpha, beta):
         a = alpha[act]
@@ -111,12 +113,9 @@ class _Tracker:
         return self
 
     def beta_update(self):
-        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), lecture 001 / Bishop (7.88), at least NOISE_FLOOR.
-
-        On the unit-RMS targets, so the floor is NOISE_FLOOR · mean(t²) in the original units.
-        """
+        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), lecture 001 / Bishop (7.88), at least NOISE_FLOOR · var(t)."""
         dof = max(self.n - self.gamma.sum(), np.finfo(float).eps * self.n)   # N − Σγ > 0
-        return dof / max(float(self.r @ self.r), NOISE_FLOOR * self.n)
+        return dof / max(float(self.r @ self.r), self.floor * self.n)
 
 
 def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions=()):

@@ -26,8 +26,10 @@ PRUNE_ALPHA = 1e12
 # Cholesky of the scaled posterior precision (unit diagonal) is retried with this relative jitter,
 # growing tenfold per failure. It is only ever needed when Φ has (numerically) duplicate columns.
 JITTER = 1e-12
-# Estimated noise variances are kept above NOISE_FLOOR · mean(t²) (β < ∞ even for a perfect fit).
-NOISE_FLOOR = 1e-12
+# Estimated noise variances are kept above NOISE_FLOOR · var(t) (mean(t²) if t is constant): β stays
+# finite even for a perfect fit, as in Tipping's SparseBayes (BetaMaxFactor = 1e6). At a much larger
+# β, φᵀC⁻¹φ = φᵀBφ − ‖WΦᵀBφ‖² cancels to 0 in floating point and the fast loop breaks down.
+NOISE_FLOOR = 1e-6
 
 __all__ = ["PRUNE_ALPHA", "JITTER", "NOISE_FLOOR", "Posterior", "posterior", "log_evidence",
            "log_evidence_direct", "evidence_gradient", "reestimate"]
@@ -125,8 +127,10 @@ def _split(Phi, t, alpha, beta):
 def posterior(Phi, t, alpha, beta) -> Posterior:
     """Posterior over the weights of the basis functions with finite αᵢ.
 
-    Σ = (A + βΦᵀΦ)⁻¹ and m = βΣΦᵀt (lecture 001 / Bishop 7.82–7.83), by a Cholesky factor of the
-    diagonally scaled precision, never an inverse.
+    Σ = (A + βΦᵀΦ)⁻¹ and m = βΣΦᵀt (lecture 001 / Bishop 7.82–7.83), from the Cholesky factor L
+    of the diagonally scaled precision D⁻¹(A + βΦᵀΦ)D⁻¹ = LLᵀ: the triangular factor is inverted
+    (W = L⁻¹D⁻¹, so Σ = WᵀW and m = Wᵀ(WΦᵀBt)), since every loop needs diag Σ; the precision
+    matrix itself never goes through a general inverse.
 
     Parameters
     ----------
@@ -203,6 +207,11 @@ def evidence_gradient(Phi, t, alpha, beta):
     return d_alpha, 0.5 * (len(t) / beta - r @ r - gamma.sum() / beta)
 
 
+def _spread(t):
+    """var(t), or mean(t²) when t is constant: the scale of the noise floor."""
+    return float(np.var(t)) or float(np.mean(t**2))
+
+
 def _mackay(alpha_act, post):
     """α ← γ/m² with γ = 1 − αΣᵢᵢ; γ ≤ 0 or m = 0 gives α = inf (pruned, no division by 0).
 
@@ -236,7 +245,7 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
     alpha_new, gamma = np.full(len(alpha), np.inf), np.zeros(len(alpha))
     alpha_new[active], gamma[active] = _mackay(alpha[active], post)
     r, _, _ = _residual_terms(Phi, t, alpha, beta, post, active)
-    floor = NOISE_FLOOR * max(float(np.mean(t**2)), np.finfo(float).tiny)
+    floor = NOISE_FLOOR * max(_spread(t), np.finfo(float).tiny)
     dof = max(len(t) - gamma.sum(), np.finfo(float).eps * len(t))
     beta_new = dof / max(float(r @ r), floor * len(t))
     return alpha_new, float(beta_new), gamma

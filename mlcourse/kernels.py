@@ -100,6 +100,17 @@ def linear_spline(X, Y=None) -> np.ndarray:
     k(x, x′) = 1 + x x′ + x x′ min(x, x′) − (x + x′)/2 · min(x, x′)² + min(x, x′)³/3,
 
     the covariance of a linear spline with infinitely many knots. Defined for 1-D inputs only.
+
+    Parameters
+    ----------
+    X : array_like of shape (n, 1) or (n,)
+    Y : array_like of shape (m, 1) or (m,), optional
+        Defaults to `X`.
+
+    Returns
+    -------
+    K : ndarray of shape (n, m)
+        k(xᵢ, yⱼ); not positive semi-definite in general (not a Mercer kernel).
     """
     X, Y = _pair(X, Y)
     if X.shape[1] != 1:

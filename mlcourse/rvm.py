@@ -18,25 +18,22 @@ import warnings
 import numpy as np
 
 from . import kernels
-from ._rvm_fast import alpha_marginal, fit_sequential, optimal_alpha, sparsity_quality
+from ._rvm_fast import (ALIGNMENT_MAX, alpha_marginal, fit_sequential, optimal_alpha,
+                        sparsity_quality)
 from ._rvm_fit import SBLFit, fit_em
-from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, evidence_gradient,
+from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, _spread, evidence_gradient,
                             log_evidence, log_evidence_direct, posterior, reestimate)
-from ._validation import (check_array, check_consistent_length, check_option, check_scalar,
-                          check_vector)
+from ._validation import (ConvergenceWarning, check_array, check_consistent_length, check_option,
+                          check_scalar, check_vector)
 from .base import BaseEstimator
 
 __all__ = ["RVMRegressor", "ConvergenceWarning", "posterior", "log_evidence",
            "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
            "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
-           "PRUNE_ALPHA", "JITTER", "NOISE_FLOOR"]
+           "PRUNE_ALPHA", "JITTER", "NOISE_FLOOR", "ALIGNMENT_MAX"]
 
 _KERNELS = ("rbf", "linear_spline")
 _METHODS = ("fast", "em")
-
-
-class ConvergenceWarning(UserWarning):
-    """The evidence maximisation stopped at ``max_iter`` before meeting ``tol``."""
 
 
 class RVMRegressor(BaseEstimator):
@@ -50,7 +47,7 @@ class RVMRegressor(BaseEstimator):
         callable ``k(X, Y)`` returns the (n, m) matrix of k(xᵢ, yⱼ) and need not be positive
         definite.
     gamma : float > 0
-        Inverse squared width of the ``"rbf"`` kernel (ignored by the others).
+        Inverse squared width of the ``"rbf"`` kernel (ignored, and not validated, otherwise).
     bias : bool
         Add the constant basis function (the b of y(x) = Σ wₙk(x, xₙ) + b); it has its own α
         and can be pruned like the others.
@@ -58,13 +55,19 @@ class RVMRegressor(BaseEstimator):
         ``"fast"``: Tipping & Faul's (2003) sequential algorithm (:func:`fit_sequential`);
         ``"em"``: the lecture's re-estimation loop αᵢ ← γᵢ/mᵢ² (:func:`fit_em`).
     noise_variance : float > 0 or None
-        Fix β⁻¹ at this value; ``None`` estimates it, β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ).
+        Fix β⁻¹ at this value; ``None`` estimates it, β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), kept at least
+        ``NOISE_FLOOR`` · var(y) = 1e-6 var(y) (as SparseBayes does), so noise-free targets work.
     max_iter : int
         Iterations of the chosen method (one basis-function change each for ``"fast"``).
     tol : float ≥ 0
         Convergence tolerance on log-precisions. ``"em"``: stop when no αᵢ was pruned and every
         |Δ ln αᵢ| < `tol`; ``"fast"``: stop when no change raises the evidence, or the best one
         re-estimates an αᵢ by |Δ ln αᵢ| < `tol`. Both also need |Δ ln β| < `tol`.
+    alignment_max : float ≥ 0
+        ``"fast"`` only: a basis function is not added while its correlation with one in the
+        model exceeds this (SparseBayes' alignment test, ``ALIGNMENT_MAX`` = 1 − 1e-3 by default);
+        1 turns the test off. The test saves iterations on dense or duplicated inputs, but can
+        stop the loop short of a maximum of the evidence (the linear-spline fit of the book).
 
     Attributes
     ----------
@@ -87,7 +90,7 @@ class RVMRegressor(BaseEstimator):
     """
 
     def __init__(self, kernel="rbf", gamma=1.0, bias=True, method="fast", noise_variance=None,
-                 max_iter=5000, tol=1e-3):
+                 max_iter=5000, tol=1e-3, alignment_max=ALIGNMENT_MAX):
         self.kernel = kernel
         self.gamma = gamma
         self.bias = bias
@@ -95,13 +98,14 @@ class RVMRegressor(BaseEstimator):
         self.noise_variance = noise_variance
         self.max_iter = max_iter
         self.tol = tol
+        self.alignment_max = alignment_max
 
     def _kernel_function(self):
-        check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
         if callable(self.kernel):
             return self.kernel
         name = check_option(self.kernel, "kernel", _KERNELS)
         if name == "rbf":
+            check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
             return lambda A, B: kernels.rbf(A, B, gamma=self.gamma)
         return kernels.linear_spline
 
@@ -118,7 +122,27 @@ class RVMRegressor(BaseEstimator):
         return np.column_stack([K, np.ones(n)]) if with_bias else K
 
     def fit(self, X, y):
-        """Maximise the evidence over α, β for training inputs X (n, d) and targets y (n,)."""
+        """Maximise the evidence p(y | α, β) over α and β (and fit the weights' posterior).
+
+        Parameters
+        ----------
+        X : array_like of shape (n, d)
+            Training inputs; they are also the centres of the basis functions k(·, xₙ)
+            (``d = 1`` for ``"linear_spline"``).
+        y : array_like of shape (n,)
+            Targets. Finite, and with a variance that floating point can hold
+            (roughly 1e-150 < |y| < 1e150).
+
+        Returns
+        -------
+        self : RVMRegressor
+            Fitted; warns :class:`ConvergenceWarning` if the loop stopped at `max_iter`.
+
+        Raises
+        ------
+        ValueError
+            Bad input or hyperparameters (NaN, shapes, negative values, unknown options).
+        """
         X = check_array(X, "X")
         y = check_vector(y, "y")
         check_consistent_length(X=X, y=y)
@@ -130,14 +154,21 @@ class RVMRegressor(BaseEstimator):
             check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
         check_scalar(self.max_iter, "max_iter", low=1, integer=True)
         check_scalar(self.tol, "tol", low=0)
+        check_scalar(self.alignment_max, "alignment_max", low=0, allow_inf=True)
         self._reset()
         n = X.shape[0]
         Phi = self._basis(X, X, self.bias)
         fixed = self.noise_variance is not None
-        spread = float(np.var(y)) or float(np.mean(y**2)) or 1.0
-        beta0 = 1.0 / self.noise_variance if fixed else 100.0 / spread
+        top = np.max(np.abs(y))
+        with np.errstate(over="ignore", under="ignore", divide="ignore"):
+            beta0 = 100.0 / (top**2 * _spread(y / top)) if top > 0 else 100.0   # 100 / var(y)
+        if not fixed and not 0 < beta0 < np.inf:
+            raise ValueError(f"y is too large or too small for its variance to be held in floating "
+                             f"point (max |y| = {float(top):.3g}); rescale y.")
+        beta0 = 1.0 / self.noise_variance if fixed else beta0
+        extra = {"alignment_max": self.alignment_max} if method == "fast" else {}
         loop = fit_sequential if method == "fast" else fit_em
-        res = loop(Phi, y, beta0, fix_beta=fixed, max_iter=self.max_iter, tol=self.tol)
+        res = loop(Phi, y, beta0, fix_beta=fixed, max_iter=self.max_iter, tol=self.tol, **extra)
         if not res.converged:
             warnings.warn(f"RVMRegressor(method={method!r}) stopped after max_iter="
                           f"{self.max_iter} iterations before reaching tol={self.tol}.",
@@ -162,7 +193,15 @@ class RVMRegressor(BaseEstimator):
         """Predictive mean mᵀφ(x) and, with `return_std`, the standard deviation.
 
         The predictive variance is β⁻¹ + φ(x)ᵀΣφ(x) (lecture 001 / Bishop 7.91): the noise plus
-        the uncertainty of the weights.
+        the uncertainty of the weights (far from the data, where every kernel vanishes, only the
+        bias's remains: β⁻¹ + Σ_bb).
+
+        Parameters
+        ----------
+        X : array_like of shape (n, d)
+            Inputs, with the `d` features the model was fitted on.
+        return_std : bool
+            Also return the predictive standard deviation (noise included).
 
         Returns
         -------
