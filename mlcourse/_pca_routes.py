@@ -22,17 +22,28 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg.blas import dsyrk
 
-# A component whose eigenvalue is at most RANK_RTOL · max(N, D) · λ_max is treated as having zero
-# variance (NumPy's matrix_rank uses the same max(N, D)·eps scale). The eig and dual routes compute
-# eigenvalues of XcᵀXc or XcXcᵀ with an absolute error of order eps·λ_max, so smaller values are
-# rounding noise: their directions cannot be whitened or mapped back by the dual route.
+# A component whose eigenvalue of XcᵀXc is at most a route's tolerance is treated as having zero
+# variance: its direction cannot be whitened or mapped back by the dual route. The eig and dual
+# routes compute the eigenvalues of XcᵀXc or XcXcᵀ with an absolute error of order eps·λ_max, so
+# their tolerance is RANK_RTOL · max(N, D) · λ_max (NumPy's matrix_rank uses the same max(N, D)·eps
+# scale). The svd route computes singular values with an absolute error of order eps·σ_max, but
+# centring already rounds each x_n − x̄ with an error of order eps·|x_n|, so the same rule is
+# applied to σ with the raw data's norm: σ_i ≤ RANK_RTOL · max(N, D) · ‖X‖_F, i.e.
+# λ_i ≤ (RANK_RTOL · max(N, D))² · ‖X‖_F² (‖X‖_F ≥ σ_max; equal-order for centred data), which
+# resolves variances down to about 10⁻²⁶ of the total for centred data.
 RANK_RTOL = np.finfo(float).eps
 
+ZERO_VARIANCE_RULE = {"eig": "eps·max(N, D)·λ₁", "dual": "eps·max(N, D)·λ₁",
+                      "svd": "(eps·max(N, D)·‖X‖_F)²"}
 
-def zero_variance_tol(scatter_eigenvalues, shape) -> float:
-    """Eigenvalues of XcᵀXc at or below this are numerically zero (see ``RANK_RTOL``)."""
-    top = float(np.max(scatter_eigenvalues, initial=0.0))
-    return RANK_RTOL * max(shape) * top
+
+def zero_variance_tol(scatter_eigenvalues, X, method: str = "eig") -> float:
+    """Eigenvalues of XcᵀXc at or below this are numerically zero for ``method`` (see
+    ``RANK_RTOL``); ``X`` is the raw, uncentred data."""
+    scale = RANK_RTOL * max(X.shape)
+    if method == "svd":
+        return scale * scale * float(np.einsum("ij,ij->", X, X))
+    return scale * float(np.max(scatter_eigenvalues, initial=0.0))
 
 
 def flip_signs(components: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._fisher import fisher_criterion, fisher_direction
-from ._pca_routes import ROUTES, flip_signs, zero_variance_tol
+from ._pca_routes import RANK_RTOL, ROUTES, ZERO_VARIANCE_RULE, flip_signs, zero_variance_tol
 from ._validation import check_array, check_option, check_scalar
 from .base import BaseEstimator
 
@@ -45,7 +45,8 @@ class PCA(BaseEstimator):
     whiten : bool
         If True, :meth:`transform` divides each projection by its standard deviation, so the
         output has zero mean and identity sample covariance (divisor N − 1), lecture 000's
-        y_n = L^{-1/2}Uᵀ(x_n − x̄).
+        y_n = L^{-1/2}Uᵀ(x_n − x̄). Components with numerically zero variance (below the
+        route's rounding level, see :mod:`mlcourse._pca_routes`) cannot be whitened: ValueError.
 
     Attributes
     ----------
@@ -82,12 +83,13 @@ class PCA(BaseEstimator):
                    else "min(n_samples, n_features)")
             raise ValueError(f"n_components={k} is larger than the data allow: at most {limit} "
                              f"({why}) for X of shape {X.shape}.")
-        self._reset()
-        self.mean_ = X.mean(axis=0)
-        Xc = X - self.mean_
+        self._reset()                                   # a failed fit leaves no fitted state
+        mean = X.mean(axis=0)
+        Xc = X - mean
         total = np.einsum("ij,ij->", Xc, Xc)            # trace of XcᵀXc, before a route reuses Xc
         scatter_vals, comps = ROUTES[method](Xc, k)
-        zero = scatter_vals <= zero_variance_tol(scatter_vals, X.shape)
+        tol = zero_variance_tol(scatter_vals, X, method)
+        zero = scatter_vals <= tol
         if method == "dual" and self.n_components is None:
             keep = max(int(np.count_nonzero(~zero)), 1)
             scatter_vals, comps, zero = scatter_vals[:keep], comps[:keep], zero[:keep]
@@ -97,14 +99,18 @@ class PCA(BaseEstimator):
             if first == 1:
                 raise ValueError(f"X has no variance (all its rows are equal), so no component "
                                  f"can be {what}.")
-            raise ValueError(f"Component {first} of X has zero variance and cannot be {what}; "
+            raise ValueError(f"Component {first} of X has numerically zero variance (at most "
+                             f"{tol / (n - 1):.3g} = {ZERO_VARIANCE_RULE[method]}/(N − 1), the "
+                             f"rounding level of the {method!r} route) and cannot be {what}; "
                              f"use n_components <= {first - 1}.")
+        # learned attributes are set only now, after the last check that can raise
         self.components_ = flip_signs(comps)
         self.singular_values_ = np.sqrt(scatter_vals)
         self.explained_variance_ = scatter_vals / (n - 1)
         self.explained_variance_ratio_ = scatter_vals / total if total > 0 else \
             np.zeros_like(scatter_vals)
         self.n_components_, self.n_samples_, self.n_features_in_ = len(scatter_vals), n, d
+        self.mean_ = mean
         return self
 
     def _check_X(self, X, name: str, width_attr: str) -> np.ndarray:
@@ -149,7 +155,8 @@ def profile_likelihood(eigenvalues):
     Parameters
     ----------
     eigenvalues : array_like of shape (p,), p ≥ 3
-        The spectrum (any order: it is sorted into decreasing order first). Any positive scale
+        The spectrum, non-negative (values down to −eps·p·max|λ|, eigensolver rounding of a zero
+        eigenvalue, are accepted), in any order: it is sorted into decreasing order first. Any positive scale
         (eigenvalues of S, of XᵀX, or explained variances) gives the same ``best``.
 
     Returns
@@ -161,6 +168,8 @@ def profile_likelihood(eigenvalues):
     """
     lam = check_array(eigenvalues, "eigenvalues", ndim=1, min_samples=3)
     lam = np.sort(lam)[::-1]
+    if lam[-1] < -RANK_RTOL * lam.size * np.abs(lam).max():    # more than eigensolver rounding
+        raise ValueError(f"eigenvalues must be non-negative (variances); got {lam[-1]:.3g}.")
     p = lam.size
     ss = np.empty(p - 1)
     for L in range(1, p):                             # O(p²): p is a number of features

@@ -94,7 +94,7 @@ def test_lecture_004_eigen_example():
     np.testing.assert_allclose(pca.explained_variance_, [5, 0], atol=1e-14)
     np.testing.assert_allclose(pca.components_, np.array([[1, 2], [2, -1]]) / np.sqrt(5),
                                atol=1e-14)
-    with pytest.raises(ValueError, match="Component 2 of X has zero variance"):
+    with pytest.raises(ValueError, match="Component 2 of X has numerically zero variance"):
         PCA(method="eig", whiten=True).fit(X)
     dual = PCA(method="dual").fit(X)                 # keeps only the non-zero variance
     np.testing.assert_allclose(dual.components_, [[1 / np.sqrt(5), 2 / np.sqrt(5)]], atol=1e-14)
@@ -103,12 +103,63 @@ def test_lecture_004_eigen_example():
 @pytest.mark.parametrize("method", METHODS)
 def test_min_error_is_sum_of_discarded_eigenvalues(method, rng):
     X = spread_data(rng, 40, 10)
-    n = len(X)
-    lam = PCA(method="svd").fit(X).explained_variance_ * (n - 1) / n   # eigenvalues of S (1/N)
+    lam = np.linalg.eigvalsh(np.cov(X, rowvar=False, bias=True))[::-1]   # eigenvalues of S (1/N)
     for m in range(1, 10):
         pca = PCA(m, method=method).fit(X)
         J = np.mean(np.sum((X - pca.inverse_transform(pca.transform(X))) ** 2, axis=1))
         assert J == pytest.approx(lam[m:].sum(), rel=1e-9)
+
+
+@pytest.mark.parametrize("whiten", [False, True])
+@pytest.mark.parametrize("method", METHODS)
+def test_fit_transform_matches_sklearn(method, whiten, rng):
+    X = spread_data(rng, 50, 12)
+    ours = PCA(5, method=method, whiten=whiten)
+    Z = ours.fit_transform(X)
+    Z_sk = SkPCA(5, svd_solver="full", whiten=whiten).fit_transform(X)
+    signs = np.sign(np.sum(Z * Z_sk, axis=0))                  # each column up to sign
+    np.testing.assert_allclose(Z * signs, Z_sk, atol=1e-9)
+    np.testing.assert_allclose(Z, ours.transform(X), atol=1e-12)
+
+
+def test_svd_route_whitens_variances_the_eig_route_cannot_resolve(rng):
+    # singular values 1 … 1e-10: λ_5/λ_1 = 1e-20 is below the eig route's rounding level
+    # eps·max(N, D) ≈ 4e-14, far above the svd route's (eps·max(N, D))²·‖X‖²_F/λ_1 ≈ 2e-27
+    left = rng.standard_normal((200, 5))
+    left = np.linalg.qr(left - left.mean(axis=0))[0]              # orthonormal, centred columns
+    X = left * np.array([1, 1e-2, 1e-4, 1e-6, 1e-10]) @ np.linalg.qr(rng.standard_normal((5, 5)))[0]
+    with pytest.raises(ValueError, match=r"Component 5 of X has numerically zero variance .*"
+                                         r"the 'eig' route"):
+        PCA(method="eig", whiten=True).fit(X)
+    Z = PCA(method="svd", whiten=True).fit_transform(X)
+    np.testing.assert_allclose(np.cov(Z, rowvar=False), np.eye(5), atol=1e-5)
+
+
+@pytest.mark.parametrize("method", ["eig", "svd"])
+def test_whitening_refuses_exactly_beyond_the_rank_despite_a_large_mean(method, rng):
+    # centring rounds x_n − x̄ at eps·|x_n|, far above eps·σ_1 here: the tolerance must allow it
+    for r in (1, 2, 4):
+        X = rng.standard_normal((60, r)) @ rng.standard_normal((r, 30)) + 50 * rng.normal(size=30)
+        with pytest.raises(ValueError, match=f"Component {r + 1} of X has numerically zero"):
+            PCA(method=method, whiten=True).fit(X)
+        assert PCA(r, method=method, whiten=True).fit(X).n_components_ == r
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_failed_fit_leaves_the_estimator_unfitted(method):
+    X_line = np.outer(np.arange(6.0), [1.0, 2.0, 3.0])           # rank 1 after centring
+    params = {"method": method, "n_components": 2, "whiten": method != "dual"}
+    pca = PCA(**params)
+    with pytest.raises(ValueError, match="numerically zero variance"):
+        pca.fit(X_line)
+    assert not any(name.endswith("_") for name in vars(pca))
+    with pytest.raises(ValueError, match="not fitted yet"):
+        pca.transform(X_line)
+    pca.set_params(n_components=1).fit(X_line)                  # a good fit, then a failed refit
+    with pytest.raises(ValueError, match="X has no variance"):
+        pca.fit(np.ones((4, 3)))
+    with pytest.raises(ValueError, match="not fitted yet"):
+        pca.transform(X_line)
 
 
 def test_refit_starts_fresh_and_params(rng):
@@ -145,6 +196,11 @@ def test_profile_likelihood_finds_the_gap_and_ignores_order_and_scale(rng):
     np.testing.assert_allclose(ll2 - ll, -15 * np.log(1e3), rtol=1e-12)
 
 
+def test_profile_likelihood_accepts_rounding_of_a_zero_eigenvalue():
+    _, best = profile_likelihood([9.0, 8.0, 1.0, 0.5, -1e-16])        # eigh's rounding of 0
+    assert best == 2
+
+
 def test_profile_likelihood_exact_two_groups():
     ll, best = profile_likelihood([5.0, 5.0, 1.0, 1.0, 1.0])
     assert best == 2 and ll[1] == np.inf and np.isfinite(ll[[0, 2, 3]]).all()
@@ -156,6 +212,8 @@ def test_profile_likelihood_exact_two_groups():
     ([3.0, np.nan, 1.0], "eigenvalues contains NaN"),
     ([3.0, np.inf, 1.0], "eigenvalues contains infinite"),
     ([2.0, 2.0, 2.0, 2.0], "all equal"),
+    ([-1.0, -2.0, -5.0, -6.0], r"eigenvalues must be non-negative \(variances\); got -6"),
+    ([5.0, 3.0, 1.0, -1e-3], "eigenvalues must be non-negative"),
 ])
 def test_profile_likelihood_rejects_bad_input(values, match):
     with pytest.raises(ValueError, match=match):
@@ -237,8 +295,10 @@ def test_pca_rejects_bad_input(X, params, match):
 
 def test_dual_route_rejects_components_without_variance():
     X = np.c_[GOOD[:, :2], GOOD[:, :2] @ [1.0, 2.0]]   # centred rank 2 < min(N − 1, D) = 3
-    with pytest.raises(ValueError, match="Component 3 of X has zero variance and cannot be "
-                                         "mapped back by the dual route"):
+    with pytest.raises(ValueError, match=r"Component 3 of X has numerically zero variance \(at "
+                                         r"most .* = eps·max\(N, D\)·λ₁/\(N − 1\), the rounding "
+                                         r"level of the 'dual' route\) and cannot be mapped back "
+                                         r"by the dual route"):
         PCA(3, method="dual").fit(X)
     assert PCA(method="dual").fit(X).n_components_ == 2
 
