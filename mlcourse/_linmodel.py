@@ -95,7 +95,10 @@ class _Regression(LinearClassifier):
         ``learning_rate`` so large that gradient descent diverges raises ``ValueError``.
         Quasi-complete separation (e.g. one class of three separable from the others, with no
         hyperplane separating all of them) is not detected as such: some weights then grow
-        until ``max_iter``, and the ConvergenceWarning is the sign of it.
+        until ``max_iter``, and the ConvergenceWarning is the sign of it. The first-order
+        solvers (``"gd"``, ``"sgd"``) may not reach separating weights within ``max_iter`` when
+        the margin is small, so on separable data they can also end with a ConvergenceWarning
+        instead of a SeparationWarning.
         """
         self._check_params()
         X, classes, idx = self._validate_data(X, y, n_classes=self._n_classes)

@@ -32,7 +32,6 @@ from scipy.linalg import blas as _blas
 from ._validation import (check_array, check_binary_labels, check_consistent_length,
                           check_vector)
 from ._nll_terms import logit_nll_terms, probit_nll_terms
-from .special import log_softmax
 
 __all__ = ["logit_nll_terms", "probit_nll_terms", "logistic_objective", "probit_objective",
            "softmax_objective", "check_precision", "weighted_gram"]
@@ -216,8 +215,7 @@ def softmax_objective(w, Phi, T, precision=0.0, mean=None, hessian: bool = True)
         raise ValueError("T must hold one-hot rows (or probability vectors: non-negative, "
                          "summing to 1).")
     K, M = T.shape[1], Phi.shape[1]
-    w = _check_weights(w, "w", K * M, f"K·M = {K}·{M}, the K = T.shape[1] weight vectors "
-                                      "stacked")
+    w = _check_weights(w, "w", K * M, f"K·M = {K}·{M}, K = T.shape[1] vectors stacked")
     _check_flag(hessian)
     try:
         A = np.broadcast_to(np.asarray(precision, dtype=float), (K, M)).ravel()
@@ -231,20 +229,22 @@ def softmax_objective(w, Phi, T, precision=0.0, mean=None, hessian: bool = True)
 
 def _softmax_objective(w, Phi, T, A, m0, hessian=True):
     """:func:`softmax_objective` for a validated diagonal precision A of shape (K·M,)."""
-    N, M = Phi.shape
-    K = T.shape[1]
-    log_y = log_softmax(Phi @ w.reshape(K, M).T, axis=1)
+    (N, M), K = Phi.shape, T.shape[1]
+    a = Phi @ w.reshape(K, M).T
+    a -= a.max(axis=1, keepdims=True)           # log-softmax in plain NumPy (no dispatch),
+    Y = np.exp(a)                               # reusing the exponentials for Y
+    s = Y.sum(axis=1, keepdims=True)
+    Y /= s
     penalty, Ad = _prior(w, A, m0)
-    E = -float(np.sum(T * log_y)) + penalty
-    Y = np.exp(log_y)
+    E = -float(np.sum(T * (a - np.log(s)))) + penalty
     g = ((Y - T).T @ Phi).ravel() + Ad
     if not hessian:
         return E, g
     # Σ_n (diag(y_n) − y_n y_nᵀ) ⊗ φ_nφ_nᵀ = blockdiag_j(Φᵀ diag(y_j) Φ) − CᵀC,
-    # with C[n, (j, m)] = y_nj φ_nm: one rank-N update and one product
+    # with C[n, (j, m)] = y_nj φ_nm: two products (plain matmul: less overhead than syrk here)
     C = (Y[:, :, None] * Phi[:, None, :]).reshape(N, K * M)
-    H = -_gram(C)
+    H = np.negative(C.T @ C)
     D = Phi.T @ C                               # block j: Σ_n y_nj φ_n φ_nᵀ
-    for j in range(K):
-        H[j * M:(j + 1) * M, j * M:(j + 1) * M] += D[:, j * M:(j + 1) * M]
+    # add D's block j to H's diagonal block (j, j), through a (K, M, M) view of those blocks
+    np.einsum("jmjn->jmn", H.reshape(K, M, K, M))[...] += D.reshape(M, K, M).transpose(1, 0, 2)
     return E, g, _add_prior_hessian(H, A)

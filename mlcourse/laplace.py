@@ -40,12 +40,14 @@ def probit_approximation(mean, var):
     -------
     ndarray or float
         The approximate predictive probability, elementwise.
+
+    Raises
+    ------
+    ValueError
+        If `mean` or `var` is not numeric or not finite, `var` < 0, or the shapes do not
+        broadcast.
     """
-    mean = np.asarray(mean, dtype=float)
-    var = np.asarray(var, dtype=float)
-    for name, a in (("mean", mean), ("var", var)):
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} contains NaN or infinite values.")
+    mean, var = _finite_array(mean, "mean"), _finite_array(var, "var")
     if np.any(var < 0):
         raise ValueError("var must be non-negative (it is a variance).")
     try:
@@ -57,19 +59,31 @@ def probit_approximation(mean, var):
     return out[()] if out.ndim == 0 else out
 
 
+def _finite_array(a, name):
+    try:
+        a = np.asarray(a, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be numeric; got {a!r}.") from None
+    if not np.all(np.isfinite(a)):
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    return a
+
+
 class BayesianLogisticRegression(LinearClassifier):
     """Bayesian logistic regression with the Laplace posterior (lecture 003 §4-5, Bishop §4.5).
 
     Prior N(w | 0, α⁻¹I) on the weights (α = `prior_precision`), likelihood
     ∏ σ(a_n)^{t_n}(1 − σ(a_n))^{1−t_n} with a_n = wᵀx_n + w₀. The posterior is approximated by
-    q = N(m_N, S_N) at its mode, with S_N⁻¹ = α I + Σ_n y_n(1 − y_n)φ_nφ_nᵀ (Bishop (4.143)).
+    q = N(m_N, S_N) at its mode, with S_N⁻¹ = αI′ + Σ_n y_n(1 − y_n)φ_nφ_nᵀ (Bishop (4.143)),
+    where I′ is the identity with a 0 for the intercept when ``fit_intercept=True`` (its flat
+    prior, below) and I′ = I otherwise.
 
     **The intercept** w₀ has a flat prior, as in scikit-learn (and
     :class:`mlcourse.linear.LogisticRegression`): the MAP weights equal
     ``sklearn.linear_model.LogisticRegression(C=1/prior_precision)``. Its prior density is taken
     to be 1, so ``log_evidence_`` is ln ∫ p(t | w, w₀) N(w | 0, α⁻¹I) dw dw₀ — comparable across
-    α and feature sets, as the evidence is used, but defined only up to the (arbitrary) scale
-    of the flat prior. For a proper prior on every weight, as in Bishop, use
+    α and feature sets, as the evidence is used, but defined only up to an additive constant
+    (minus the log of the flat prior's arbitrary scale). For a proper prior on every weight, as in Bishop, use
     ``fit_intercept=False`` with a column of ones in X.
 
     Parameters
@@ -92,7 +106,8 @@ class BayesianLogisticRegression(LinearClassifier):
         Lower-triangular L with S_N⁻¹ = LLᵀ (used for σ_a² and to draw w ~ q).
     log_evidence_ : float
         Laplace estimate ln p(t | w_MAP) + ln p(w_MAP) + (M/2) ln 2π − ½ ln|S_N⁻¹|
-        (Bishop (4.137)); see above for the intercept.
+        (Bishop (4.137)); with ``fit_intercept=True`` only up to an additive constant (see
+        above).
     coef_ : ndarray of shape (1, d)
     intercept_ : ndarray of shape (1,)
         The MAP weights (``decision_function`` is the MAP activation μ_a).
@@ -105,7 +120,14 @@ class BayesianLogisticRegression(LinearClassifier):
         self.fit_intercept = fit_intercept
 
     def fit(self, X, y):
-        """Find w_MAP by Newton's method and the Laplace posterior around it; returns self."""
+        """Find w_MAP by Newton's method and the Laplace posterior around it; returns self.
+
+        Parameters
+        ----------
+        X : array_like of shape (n_samples, n_features)
+        y : array_like of shape (n_samples,)
+            Exactly two distinct labels.
+        """
         alpha = check_scalar(self.prior_precision, "prior_precision", low=0, low_inclusive=False)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}.")
@@ -132,6 +154,10 @@ class BayesianLogisticRegression(LinearClassifier):
     def predict_activation(self, X):
         """Mean and variance of a = wᵀφ(x) under q(w) (lecture 003 §4-5-2, Bishop (4.149)–(4.150)).
 
+        Parameters
+        ----------
+        X : array_like of shape (n, n_features_in_)
+
         Returns
         -------
         mean : ndarray of shape (n,)
@@ -148,10 +174,11 @@ class BayesianLogisticRegression(LinearClassifier):
 
         Parameters
         ----------
+        X : array_like of shape (n, n_features_in_)
         method : {"probit", "monte_carlo", "map"}
             "probit": σ(κ(σ_a²)μ_a) (:func:`probit_approximation`, Bishop (4.155));
             "monte_carlo": the average of σ(wᵀφ) over `n_samples` draws w ~ q(w) (the same draws
-            for every row of X; error ≤ 0.5/√n_samples); "map": σ(μ_a), no moderation.
+            for every row of X; standard error ≤ 0.5/√n_samples); "map": σ(μ_a), no moderation.
         n_samples : int ≥ 1
             Monte Carlo draws.
         random_state : None, int or Generator

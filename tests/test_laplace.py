@@ -1,5 +1,6 @@
 """mlcourse.laplace against closed forms, quadrature, Monte Carlo, finite differences and
-scikit-learn, and bad input. (probit_approximation is tested in test_foundation.py.)"""
+scikit-learn, and bad input. (probit_approximation: accuracy and properties here, basic cases
+in test_foundation.py.)"""
 
 import warnings
 
@@ -13,7 +14,7 @@ from sklearn.linear_model import LogisticRegression as SkLogistic
 from mlcourse.datasets import gaussian_classes
 from mlcourse.laplace import (BayesianLogisticRegression, LaplaceResult, laplace_approximation,
                               probit_approximation)
-from mlcourse.linear import LogisticRegression, design_matrix
+from mlcourse.linear import design_matrix
 from mlcourse._laplace import numerical_gradient, numerical_hessian, numerical_jacobian
 from mlcourse._validation import ConvergenceWarning, NotFittedError
 
@@ -199,12 +200,15 @@ def test_map_matches_sklearn(cancer, alpha):
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
 
 
-def test_map_matches_linear_logistic_without_intercept():
+def test_map_without_intercept_matches_sklearn():
+    """A proper prior on every weight (a column of ones in X): scikit-learn penalises them all.
+    (An independent route; mlcourse.linear.LogisticRegression would share our objective.)"""
     X, y = small_problem(1)
     Phi = design_matrix(X)
     ours = BayesianLogisticRegression(prior_precision=0.5, fit_intercept=False).fit(Phi, y)
-    ref = LogisticRegression(alpha=0.5, fit_intercept=False).fit(Phi, y)
-    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-10)
+    ref = SkLogistic(C=1 / 0.5, fit_intercept=False, solver="newton-cg", tol=1e-12,
+                     max_iter=10_000).fit(Phi, y)
+    np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
     assert ours.intercept_.tolist() == [0.0]
 
 
@@ -275,6 +279,51 @@ def test_log_evidence_by_importance_sampling():
              + stats.norm.logpdf(W[:, 1:]).sum(1) - q.logpdf(W))
     is_estimate = special.logsumexp(log_w) - np.log(len(W))
     assert m.log_evidence_ == pytest.approx(is_estimate, abs=0.05)
+
+
+def _logistic_gaussian_gh(mu, var, n=300):
+    """∫σ(a)N(a | mu, var)da by Gauss–Hermite, elementwise over broadcast mu, var."""
+    x, w = np.polynomial.hermite.hermgauss(n)
+    a = np.asarray(mu)[..., None] + np.sqrt(2 * np.asarray(var))[..., None] * x
+    return special.expit(a) @ w / np.sqrt(np.pi)
+
+
+def test_probit_approximation_error_over_a_grid():
+    """The worst error is δ = max|σ(a) − Φ(λa)| = 0.0177 (approached as σ² → ∞), below 0.018."""
+    mu, var = np.meshgrid(np.linspace(-25, 25, 201), np.r_[0.0, np.geomspace(1e-3, 60, 80)])
+    exact = _logistic_gaussian_gh(mu, var)
+    for i in np.random.default_rng(0).choice(mu.size, 12, replace=False):  # GH vs adaptive quad
+        ref = logistic_gaussian(mu.flat[i], var.flat[i]) if var.flat[i] > 0 else \
+            special.expit(mu.flat[i])
+        assert abs(exact.flat[i] - ref) < 1e-7
+    err = np.abs(probit_approximation(mu, var) - exact)
+    assert 0.016 < err.max() < 0.018             # 0.0168 at σ² = 60, μ = ±14 ≈ ±1.8σ
+    # far out (σ² = 10⁴, μ/σ ∈ (0, 4]): the integral is Φ(μ/σ) plus a correction near a = 0
+    s = 100.0
+    for r in np.linspace(0.1, 4, 14):
+        rest = integrate.quad(lambda a: (special.expit(a) - (a > 0)) * stats.norm.pdf(a, r * s, s),
+                              -40, 40, points=[0.0], epsabs=1e-13)[0]
+        assert abs(probit_approximation(r * s, s**2) - special.ndtr(r) - rest) < 0.018
+
+
+def test_probit_approximation_exact_cases_and_symmetry():
+    rng = np.random.default_rng(1)
+    mu, var = rng.normal(scale=5, size=50), rng.exponential(10, size=50)
+    assert np.all(probit_approximation(0.0, var) == 0.5)                 # exact at μ = 0
+    np.testing.assert_allclose(probit_approximation(mu, 0.0), special.expit(mu), rtol=1e-15)
+    np.testing.assert_allclose(probit_approximation(-mu, var), 1 - probit_approximation(mu, var),
+                               rtol=0, atol=1e-15)                      # p(−μ) = 1 − p(μ)
+    np.testing.assert_allclose(probit_approximation(mu, var),
+                               special.expit(mu / np.sqrt(1 + np.pi * var / 8)), rtol=1e-15)
+
+
+@pytest.mark.parametrize("mean, var, match", [
+    (0.0, np.nan, "var contains NaN"), (0.0, np.inf, "var contains NaN or infinite"),
+    ("abc", 1.0, "mean must be numeric"), (0.0, [1.0, "x"], "var must be numeric"),
+])
+def test_probit_approximation_bad_input(mean, var, match):
+    with pytest.raises(ValueError, match=match):
+        probit_approximation(mean, var)
 
 
 def test_predictive_against_quadrature_and_monte_carlo():

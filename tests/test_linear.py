@@ -317,13 +317,14 @@ def test_logistic_unpenalised_and_no_intercept(seed):
         np.testing.assert_allclose(ours.intercept_, sk.intercept_, atol=1e-8)
 
 
+@pytest.mark.parametrize("fit_intercept", [True, False])
 @pytest.mark.parametrize("solver, tol, rtol", [("gd", 1e-9, 1e-6), ("sgd", 1e-3, 0.05)])
-def test_first_order_solvers_reach_the_irls_optimum(solver, tol, rtol):
+def test_first_order_solvers_reach_the_irls_optimum(solver, tol, rtol, fit_intercept):
     rng = np.random.default_rng(1)
     X, y = overlapping(rng, n=200, d=2)
-    exact = LogisticRegression(alpha=1.0).fit(X, y)
+    exact = LogisticRegression(alpha=1.0, fit_intercept=fit_intercept).fit(X, y)
     model = LogisticRegression(solver=solver, alpha=1.0, tol=tol, max_iter=20_000,
-                               random_state=0).fit(X, y)
+                               random_state=0, fit_intercept=fit_intercept).fit(X, y)
     # gd: max|∇E|/N ≤ 1e-9 puts w within about 1e-9·N/λ_min(H) of the optimum;
     # sgd: a decaying step gets close, not exact (5 % of the weights' size)
     scale = np.abs(exact.coef_).max()
@@ -360,22 +361,25 @@ def test_labels_and_column_order():
     assert m.score(X, names) == ref.score(X, y)
 
 
-def test_probit_matches_scipy_minimize(cancer):
+@pytest.mark.parametrize("alpha", [0.0, 0.5])
+@pytest.mark.parametrize("fit_intercept", [True, False])
+def test_probit_matches_scipy_minimize(cancer, alpha, fit_intercept):
     """Independent route: minimise −Σ ln Φ(s_n a_n) + ½α‖w‖² (scipy.stats) with BFGS."""
     X, y = cancer
     X = X[:, :6]
-    alpha = 0.5
-    ours = ProbitRegression(alpha=alpha).fit(X, y)
+    ours = ProbitRegression(alpha=alpha, fit_intercept=fit_intercept).fit(X, y)
     s = 2 * y - 1
+    b = 1.0 if fit_intercept else 0.0               # v[0] is the intercept, or pinned at 0
 
     def nll(v):
-        return -stats.norm.logcdf(s * (X @ v[1:] + v[0])).sum() + 0.5 * alpha * v[1:] @ v[1:]
+        return (-stats.norm.logcdf(s * (X @ v[1:] + b * v[0])).sum()
+                + 0.5 * alpha * v[1:] @ v[1:] + 0.5 * (1 - b) * v[0] ** 2)
 
     ref = optimize.minimize(nll, np.zeros(7), method="BFGS", options={"gtol": 1e-9}).x
     np.testing.assert_allclose(ours.coef_[0], ref[1:], rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(ours.intercept_, ref[:1], rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(ours.predict_proba(X)[:, 1], stats.norm.cdf(X @ ref[1:] + ref[0]),
-                               atol=1e-6)
+    np.testing.assert_allclose(ours.intercept_, b * ref[:1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours.predict_proba(X)[:, 1],
+                               stats.norm.cdf(X @ ref[1:] + b * ref[0]), atol=1e-6)
 
 
 @pytest.mark.parametrize("alpha", [0.3, 3.0])
@@ -475,6 +479,7 @@ BAD_FIT = [
     (LogisticRegression(), X3, [0, 1, 2, 1], "3 classes.*exactly 2"),
     (ProbitRegression(), X3, [0, 1, 2, 1], "3 classes.*exactly 2"),
     (LogisticRegression(), X3, [1, 1, 1, 1], "single class"),
+    (ProbitRegression(), X3, [1, 1, 1, 1], "single class"),
     (SoftmaxRegression(), X3, [1, 1, 1, 1], "single class"),
     (GaussianGenerativeClassifier(), X3, [1, 1, 1, 1], "single class"),
     (LogisticRegression(), [[0.0, np.nan], [1, 0], [2, 2], [3, 1]], [0, 1, 0, 1], "X contains NaN"),
