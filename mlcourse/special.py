@@ -51,7 +51,7 @@ def probit(a):
     """Standard normal CDF Φ(a) = ½(1 + erf(a/√2)), elementwise.
 
     The activation of probit regression (lecture 003 calls it the probit function); the probit
-    link is its inverse Φ⁻¹ (Bishop §4.3.5 calls Φ the inverse probit function).
+    link is its inverse Φ⁻¹.
     """
     return _sp.ndtr(a)
 
