@@ -1,0 +1,127 @@
+"""The estimator contract (mlcourse.base), checked on every public estimator at once.
+
+Each estimator's own test file checks its mathematics; this file checks the behaviour a reader
+relies on when swapping one estimator for another (or for scikit-learn's):
+``__init__`` stores only its hyperparameters; ``fit`` returns ``self``, leaves the
+hyperparameters untouched and keeps its learned state in attributes ending in ``_``; a refit
+starts fresh; prediction before ``fit``, NaN or wrongly shaped input raise a ``ValueError`` that
+names the argument; ``sklearn.base.clone`` works.
+"""
+
+import copy
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+from mlcourse._validation import NotFittedError
+from mlcourse.gp import GaussianProcessRegressor
+from mlcourse.gp_classification import GaussianProcessClassifier
+from mlcourse.gp_recursive import KalmanGPRegressor
+from mlcourse.laplace import BayesianLogisticRegression
+from mlcourse.linear import (GaussianGenerativeClassifier, LogisticRegression, ProbitRegression,
+                             SoftmaxRegression)
+from mlcourse.pca import PCA
+from mlcourse.rvm import RVMRegressor
+
+
+def _data(kind, seed, n=40, d=3):
+    """Small seeded data sets: 'binary', 'multiclass' (3 classes), 'regression', 'none'."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    if kind == "binary":
+        y = (X[:, 0] + 0.8 * rng.standard_normal(n) > 0).astype(int)
+    elif kind == "multiclass":
+        y = np.argmax(X @ rng.standard_normal((d, 3)) + 0.5 * rng.standard_normal((n, 3)), axis=1)
+    elif kind == "regression":
+        y = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(n)
+    else:
+        y = None
+    return X, y
+
+
+# (estimator with non-default hyperparameters where a default would be slow or trivial, data kind)
+CASES = [
+    (GaussianGenerativeClassifier(), "multiclass"),
+    (LogisticRegression(alpha=1.0), "binary"),
+    (LogisticRegression(solver="gd", alpha=1.0), "binary"),
+    (ProbitRegression(alpha=1.0), "binary"),
+    (SoftmaxRegression(alpha=1.0), "multiclass"),
+    (BayesianLogisticRegression(prior_precision=2.0), "binary"),
+    (GaussianProcessRegressor(random_state=0), "regression"),
+    (GaussianProcessClassifier(random_state=0), "binary"),
+    (KalmanGPRegressor(noise_variance=0.05), "regression"),
+    (PCA(n_components=2), "none"),
+    (PCA(n_components=2, method="svd", whiten=True), "none"),
+    (RVMRegressor(gamma=0.5), "regression"),
+    (RVMRegressor(gamma=0.5, method="em", max_iter=200), "regression"),
+]
+IDS = [repr(est) for est, _ in CASES]
+OUTPUTS = ("predict", "predict_proba", "transform")
+
+
+def _fit(est, kind, seed):
+    X, y = _data(kind, seed)
+    return est.fit(X) if y is None else est.fit(X, y)
+
+
+def _outputs(est, X):
+    """Every prediction the estimator offers, on X."""
+    return {name: np.asarray(getattr(est, name)(X)) for name in OUTPUTS if hasattr(est, name)}
+
+
+def _same_params(a: dict, b: dict) -> bool:
+    return a.keys() == b.keys() and all(
+        a[k] is b[k] or (not isinstance(a[k], np.ndarray) and a[k] == b[k]) for k in a)
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("est, kind", CASES, ids=IDS)
+class TestContract:
+    def test_init_stores_only_hyperparameters(self, est, kind):
+        est = clone(est)
+        assert set(vars(est)) == set(est.get_params())
+
+    def test_fit_returns_self_and_keeps_hyperparameters(self, est, kind):
+        est = clone(est)
+        before = copy.deepcopy(est.get_params())
+        assert _fit(est, kind, seed=0) is est
+        assert _same_params(est.get_params(), before), "fit changed a hyperparameter"
+        learned = set(vars(est)) - set(before)
+        assert learned, "fit stored nothing"
+        assert all(name.endswith("_") for name in learned), sorted(learned)
+
+    def test_prediction_before_fit_raises(self, est, kind):
+        est = clone(est)
+        X, _ = _data(kind, seed=0)
+        names = [name for name in OUTPUTS if hasattr(est, name)]
+        assert names
+        for name in names:
+            with pytest.raises(NotFittedError, match="not fitted"):
+                getattr(est, name)(X)
+
+    def test_refit_starts_fresh(self, est, kind):
+        X_new, _ = _data(kind, seed=2)
+        fresh = _fit(clone(est), kind, seed=1)
+        refit = _fit(_fit(clone(est), kind, seed=0), kind, seed=1)
+        assert set(vars(refit)) == set(vars(fresh))
+        expected = _outputs(fresh, X_new)
+        for name, value in _outputs(refit, X_new).items():
+            np.testing.assert_allclose(value, expected[name], rtol=1e-9, atol=1e-12, err_msg=name)
+
+    def test_nan_input_names_X(self, est, kind):
+        X, y = _data(kind, seed=0)
+        X[3, 1] = np.nan
+        with pytest.raises(ValueError, match="X"):
+            clone(est).fit(X) if y is None else clone(est).fit(X, y)
+
+    def test_wrong_shapes_raise(self, est, kind):
+        X, y = _data(kind, seed=0)
+        if y is not None:
+            with pytest.raises(ValueError, match="y|length|samples"):
+                clone(est).fit(X, y[:-1])
+        fitted = _fit(clone(est), kind, seed=0)
+        for name in OUTPUTS:
+            if hasattr(fitted, name):
+                with pytest.raises(ValueError, match="X|feature"):
+                    getattr(fitted, name)(X[:, :-1])
