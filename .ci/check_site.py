@@ -2,10 +2,13 @@
 
     python .ci/check_site.py [_build/html]
 
-1. Static scan of every page: no script, stylesheet or image is loaded from another host, and
-   every local one exists in the site.
-2. Serve the site on 127.0.0.1 and open each chapter page in headless Chromium with every other
-   host unresolvable (no network). After MathJax has run, every math element of the page must
+1. Static scan of every page: no script, stylesheet, image, frame or media file is loaded from
+   another host, and every local one exists in the site; no stylesheet of the site pulls a
+   ``url()`` or ``@import`` from another host.
+2. Serve the site on 127.0.0.1 and open each chapter page in headless Chromium with no network:
+   every other host is unresolvable and every non-loopback connection goes to a closed proxy
+   port, so IP addresses fail too. Chromium's network log must show no request from the page
+   to another host (e.g. a script fetching a font or an extension from a CDN at run time). After MathJax has run, every math element of the page must
    contain typeset output (``mjx-container``), with no MathJax error and no undefined macro;
    every notebook page must show its figures; and the browser console must show no uncaught
    JavaScript error (``Uncaught ...``, e.g. a script declared twice).
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import shutil
 import subprocess
@@ -27,13 +31,18 @@ from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
 MATH_OPEN = re.compile(r'<(span|div) class="math notranslate nohighlight">')
-RESOURCE = re.compile(r'<(script|img|link)\b[^>]*?\b(src|href)="([^"]+)"[^>]*>')
+RESOURCE = re.compile(
+    r'<(script|img|link|iframe|source|video|audio|embed)\b[^>]*?\b(src|href)="([^"]+)"[^>]*>')
+LINK_RESOURCE = re.compile(r'\brel="[^"]*\b(stylesheet|preload|modulepreload|icon)\b')
+CSS_REMOTE = re.compile(r'(?:url\(\s*["\']?|@import\s+["\']?)((?:https?:)?//[^"\')\s]+)')
 CHROMIUM_FLAGS = [
     "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
     "--disable-extensions", "--virtual-time-budget=30000",
     # no network: every host name except the local server fails to resolve
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    # ... and every connection except to loopback goes to a closed port (IP literals too)
+    "--proxy-server=http://127.0.0.1:9",
     # the page's console messages go to stderr, one line each, e.g.
     # [...:INFO:CONSOLE:63] "Uncaught SyntaxError: ...", source: http://127.0.0.1:.../page.html (63)
     "--enable-logging=stderr", "--v=0",
@@ -54,7 +63,7 @@ def static_problems(site: Path) -> list[str]:
         html = page.read_text(encoding="utf-8")
         for tag, _, url in RESOURCE.findall(html):
             full = RESOURCE.search(html[html.find(url) - 300:html.find(url) + 300])
-            if tag == "link" and full and "stylesheet" not in full.group(0):
+            if tag == "link" and full and not LINK_RESOURCE.search(full.group(0)):
                 continue  # <link rel="next"> etc. are navigation, not resources
             parsed = urlparse(url)
             if parsed.scheme in ("http", "https") or url.startswith("//"):
@@ -63,6 +72,9 @@ def static_problems(site: Path) -> list[str]:
                 target = (page.parent / parsed.path).resolve()
                 if not target.exists():
                     problems.append(f"{page.relative_to(site)}: missing local {tag}: {url}")
+    for css in sorted(site.rglob("*.css")):
+        for url in CSS_REMOTE.findall(css.read_text(encoding="utf-8", errors="replace")):
+            problems.append(f"{css.relative_to(site)}: stylesheet loads from the network: {url}")
     return problems
 
 
@@ -73,19 +85,39 @@ def find_chromium() -> str:
     raise SystemExit("check_site: Chromium not found (Debian: apt-get install chromium)")
 
 
-def rendered_dom(chromium: str, url: str) -> tuple[str, str]:
-    """The page's DOM after its scripts have run, and Chromium's log (with the console)."""
+def remote_requests(net_log: Path, origin: str) -> list[str]:
+    """URLs the page (not the browser's own background services) requested from other hosts,
+    read from a Chromium NetLog: URL_REQUEST_START_JOB events initiated by ``origin``."""
+    log = json.loads(net_log.read_text(encoding="utf-8"))
+    start_job = log["constants"]["logEventTypes"]["URL_REQUEST_START_JOB"]
+    urls = set()
+    for event in log["events"]:
+        params = event.get("params") or {}
+        url = params.get("url", "")
+        if (event["type"] == start_job and params.get("initiator") == origin
+                and not url.startswith(origin + "/") and not url.startswith("data:")):
+            urls.add(url)
+    return sorted(urls)
+
+
+def rendered_dom(chromium: str, url: str) -> tuple[str, str, list[str]]:
+    """The page's DOM after its scripts have run, Chromium's log (with the console), and the
+    URLs the page requested from other hosts."""
+    origin = "{0.scheme}://{0.netloc}".format(urlparse(url))
     with tempfile.TemporaryDirectory() as profile:
+        net_log = Path(profile) / "netlog.json"
         out = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                              "--dump-dom", url], capture_output=True, text=True, timeout=120)
-    if out.returncode != 0 or "<html" not in out.stdout:
-        raise RuntimeError(f"Chromium failed on {url}: {out.stderr[-500:]}")
-    return out.stdout, out.stderr
+                              f"--log-net-log={net_log}", "--dump-dom", url],
+                             capture_output=True, text=True, timeout=120)
+        if out.returncode != 0 or "<html" not in out.stdout:
+            raise RuntimeError(f"Chromium failed on {url}: {out.stderr[-500:]}")
+        remote = remote_requests(net_log, origin)
+    return out.stdout, out.stderr, remote
 
 
 def page_problems(name: str, source_html: str, dom: str, is_notebook: bool,
-                  log: str = "") -> list[str]:
-    problems = []
+                  log: str = "", remote=()) -> list[str]:
+    problems = [f"{name}: requested from the network: {url}" for url in remote]
     for message, source, line in UNCAUGHT.findall(log):
         where = f" ({source.rsplit('/', 1)[-1]}, line {line})" if source else ""
         problems.append(f"{name}: JavaScript error: {message}{where}")
@@ -123,9 +155,9 @@ def main(site: Path) -> int:
         for page in pages:
             rel = page.relative_to(site).as_posix()
             source = page.read_text(encoding="utf-8")
-            dom, log = rendered_dom(chromium, urljoin(base, rel))
+            dom, log, remote = rendered_dom(chromium, urljoin(base, rel))
             total_math += len(MATH_OPEN.findall(source))
-            problems += page_problems(rel, source, dom, page.stem in notebooks, log)
+            problems += page_problems(rel, source, dom, page.stem in notebooks, log, remote)
     finally:
         server.shutdown()
     for p in problems:
@@ -133,7 +165,7 @@ def main(site: Path) -> int:
     if not problems:
         print(f"check_site: {len(pages)} pages offline OK — {total_math} math elements typeset "
               f"by the local MathJax, {len(notebooks)} notebook page(s) with figures, "
-              "no resource from another host, no uncaught JavaScript error")
+              "no resource from or request to another host, no uncaught JavaScript error")
     return 1 if problems else 0
 
 

@@ -139,3 +139,44 @@ def test_inline_scripts_are_given_to_the_builder_once():
     App.builder.add_js_file(None, body="const x = 1")  # app.add_js_file after builder init
     App.builder.add_js_file("", body="const x = 1")    # the builder re-adding it before writing
     assert App.builder.files == [("", {"body": "const x = 1"})]
+
+
+def _check_site_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("check_site", ROOT / ".ci" / "check_site.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_check_site_static_scan_finds_remote_resources(tmp_path):
+    """The offline check's static half must see remote frames, preloads and CSS url()s."""
+    cs = _check_site_module()
+    (tmp_path / "book").mkdir()
+    (tmp_path / "_static").mkdir()
+    (tmp_path / "book" / "page.html").write_text(
+        '<link rel="next" href="https://example.org/next.html">'        # navigation: fine
+        '<iframe src="https://example.org/frame.html"></iframe>'
+        '<link rel="preload" as="font" href="//fonts.example.org/a.woff2">'
+        '<script src="../_static/missing.js"></script>')
+    (tmp_path / "_static" / "theme.css").write_text('a { background: url("https://x.org/b.png") }')
+    problems = "\n".join(cs.static_problems(tmp_path))
+    assert "frame.html" in problems and "a.woff2" in problems and "b.png" in problems
+    assert "missing local script" in problems and "next.html" not in problems
+
+
+def test_check_site_reads_page_requests_from_the_net_log(tmp_path):
+    """Requests the page made to other hosts count; the browser's own background ones do not."""
+    cs = _check_site_module()
+    origin = "http://127.0.0.1:8000"
+    start = 7
+    events = [
+        {"type": start, "params": {"initiator": origin, "url": origin + "/book/page.html"}},
+        {"type": start, "params": {"initiator": origin, "url": "https://cdn.example.org/m.js"}},
+        {"type": start, "params": {"initiator": "not an origin", "url": "http://update.example"}},
+        {"type": 3, "params": {"url": "https://cdn.example.org/other.js"}},
+    ]
+    log = tmp_path / "netlog.json"
+    log.write_text(json.dumps({"constants": {"logEventTypes": {"URL_REQUEST_START_JOB": start}},
+                               "events": events}))
+    assert cs.remote_requests(log, origin) == ["https://cdn.example.org/m.js"]
