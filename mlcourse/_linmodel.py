@@ -60,8 +60,25 @@ class SeparationWarning(UserWarning):
 
 
 def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:
-    """Φ = [1, X] (a leading column of ones for the intercept w₀, Bishop's φ₀ = 1) or X."""
-    return np.column_stack([np.ones(len(X)), X]) if fit_intercept else np.asarray(X)
+    """Φ = [1, X] (a leading column of ones for the intercept w₀, Bishop's φ₀ = 1) or X.
+
+    Parameters
+    ----------
+    X : array_like of shape (n_samples, n_features)
+        Finite inputs.
+    fit_intercept : bool
+        Prepend the column of ones.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_features + 1) or (n_samples, n_features)
+    """
+    return _design_matrix(check_array(X, "X"), fit_intercept)
+
+
+def _design_matrix(X, fit_intercept: bool) -> np.ndarray:
+    """:func:`design_matrix` for X already validated (the estimators' path)."""
+    return np.column_stack([np.ones(len(X)), X]) if fit_intercept else X
 
 
 class _Regression(LinearClassifier):
@@ -103,7 +120,7 @@ class _Regression(LinearClassifier):
         self._check_params()
         X, classes, idx = self._validate_data(X, y, n_classes=self._n_classes)
         self._reset()
-        Phi = design_matrix(X, self.fit_intercept)
+        Phi = _design_matrix(X, self.fit_intercept)
         stop = None if self.alpha > 0 else (lambda w: self._separates(Phi, w, idx))
         res = self._solve(Phi, idx, stop)
         if res.stopped:

@@ -21,7 +21,8 @@ from scipy import linalg
 
 from ._gp_common import (PARAM_BOUNDS, check_fit_options, check_kernel, maximize_log_params,
                          require_theta, restart_box)
-from ._validation import check_array, check_consistent_length, check_random_state, encode_labels
+from ._validation import (check_array, check_binary_labels, check_consistent_length,
+                          check_random_state, encode_labels)
 from .base import BaseEstimator, ClassifierMixin
 from .laplace import probit_approximation
 from .special import log_sigmoid, sigmoid
@@ -54,6 +55,22 @@ def laplace_mode(K, t):
         ``L`` — Cholesky factor of B = I + D^½ K D^½ at f̂; ``lml`` — the approximate
         ln q(t | X) = −½ f̂ᵀK⁻¹f̂ + ln p(t | f̂) − ½ ln|B|  (GPML (3.32)).
     """
+    t = check_binary_labels(t, "t").astype(float)
+    K = check_array(K, "K")
+    if K.shape != (len(t), len(t)):
+        raise ValueError(f"K must be the ({len(t)}, {len(t)}) covariance of the latent values at "
+                         f"the {len(t)} labels in t; got shape {K.shape}.")
+    if not np.allclose(K, K.T, rtol=1e-10, atol=0.0):
+        raise ValueError("K must be symmetric (a covariance matrix).")
+    try:
+        return _laplace_mode(K, t)
+    except np.linalg.LinAlgError:
+        raise ValueError("K is not positive semi-definite: I + D^½ K D^½ has no Cholesky "
+                         "factor.") from None
+
+
+def _laplace_mode(K, t):
+    """:func:`laplace_mode` for K and t already validated (the estimator's path)."""
     n = len(t)
     a, f = np.zeros(n), np.zeros(n)
     psi = _psi(a, f, t)
@@ -119,7 +136,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         kernel = kernel.with_theta(theta)
         K, dK = kernel.gradient(X) if eval_gradient else (kernel(X), None)
         try:
-            m = laplace_mode(K, t)
+            m = _laplace_mode(K, t)
         except linalg.LinAlgError:
             return -np.inf, np.zeros_like(theta)
         if not eval_gradient:
@@ -193,7 +210,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
                 np.log([PARAM_BOUNDS] * n_k), self.n_restarts,
                 check_random_state(self.random_state), restart_box(X, None, n_k - 1))
             kernel = kernel.with_theta(theta)
-        m = laplace_mode(kernel(X), t)
+        m = _laplace_mode(kernel(X), t)
         self.X_train_, self.y_train_, self.kernel_ = X, t, kernel
         self.latent_mode_, self.pi_, self.W_sr_, self.L_ = m["f"], m["pi"], m["W_sr"], m["L"]
         self.log_marginal_likelihood_value_ = m["lml"]

@@ -24,8 +24,11 @@ _LOG_2PI = np.log(2.0 * np.pi)
 
 
 def affine_basis(X) -> np.ndarray:
-    """φ(x) = [1, x_1, …, x_p]: the lecture's p + 1 features (a bias and the inputs)."""
-    X = np.asarray(X, dtype=float)
+    """φ(x) = [1, x_1, …, x_p]: the lecture's p + 1 features (a bias and the inputs).
+
+    X : array_like of shape (n, p), finite → Φ of shape (n, p + 1).
+    """
+    X = check_array(X, "X")
     return np.column_stack([np.ones(len(X)), X])
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from scipy import linalg
 
 from ._laplace import LaplaceResult, fit_laplace, laplace_approximation
-from ._linmodel import LinearClassifier, design_matrix
+from ._linmodel import LinearClassifier, _design_matrix
 from ._logistic import _binary_objective, logit_nll_terms
 from ._validation import check_option, check_random_state, check_scalar
 from .special import sigmoid
@@ -133,7 +133,7 @@ class BayesianLogisticRegression(LinearClassifier):
             raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}.")
         X, classes, idx = self._validate_data(X, y, n_classes=2)
         self._reset()
-        Phi = design_matrix(X, self.fit_intercept)
+        Phi = _design_matrix(X, self.fit_intercept)
         t = idx.astype(float)
         A = np.full(Phi.shape[1], float(alpha))
         if self.fit_intercept:
@@ -165,7 +165,7 @@ class BayesianLogisticRegression(LinearClassifier):
         var : ndarray of shape (n,)
             σ_a² = φᵀS_Nφ = ‖L⁻¹φ‖², with S_N⁻¹ = LLᵀ.
         """
-        Phi = design_matrix(self._check_X(X), self.fit_intercept)
+        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
         V = linalg.solve_triangular(self.posterior_precision_cholesky_, Phi.T, lower=True)
         return Phi @ self.posterior_mean_, np.einsum("ij,ij->j", V, V)
 
@@ -202,7 +202,7 @@ class BayesianLogisticRegression(LinearClassifier):
         # so the draws do not depend on a LAPACK's choice of signs
         L = self.posterior_precision_cholesky_
         W = self.posterior_mean_[:, None] + linalg.solve_triangular(L.T, Z)
-        Phi = design_matrix(self._check_X(X), self.fit_intercept)
+        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
         rows = max(1, 2**22 // n_samples)                # bound the (rows × n_samples) block
         p = np.concatenate([sigmoid(Phi[i:i + rows] @ W).mean(axis=1)
                             for i in range(0, len(Phi), rows)])

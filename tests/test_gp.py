@@ -436,3 +436,23 @@ def test_classifier_bad_calls(classification):
         clf.latent_mean_and_variance([[0.0]])
     with pytest.raises(ValueError, match="theta must be a finite vector of length 2"):
         clf.log_marginal_likelihood([0.0])
+
+
+@pytest.mark.parametrize("X, match", [([[np.nan]], "NaN"), (np.ones((2, 2, 2)), "2-D"),
+                                      ("abc", "numeric")])
+def test_affine_basis_rejects_bad_X(X, match):
+    with pytest.raises(ValueError, match=f"X.*{match}"):
+        affine_basis(X)
+
+
+def test_laplace_mode_rejects_bad_input():
+    K, t = np.eye(3), np.array([0, 1, 1])
+    assert np.isfinite(gp_classification.laplace_mode(K, t)["lml"])
+    cases = [(np.eye(2), t, "K must be the \\(3, 3\\)"),
+             (np.array([[1.0, 0.5, 0], [0, 1, 0], [0, 0, 1]]), t, "symmetric"),
+             (-5.0 * np.eye(3), t, "positive semi-definite"),
+             (np.full((3, 3), np.nan), t, "K.*NaN"),
+             (K, np.array([0, 2, 1]), "t must hold 0/1")]
+    for K_bad, t_bad, match in cases:
+        with pytest.raises(ValueError, match=match):
+            gp_classification.laplace_mode(K_bad, t_bad)

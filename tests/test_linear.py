@@ -552,3 +552,21 @@ def test_predict_before_fit_and_wrong_width(cls):
     m = cls().fit(X, y)
     with pytest.raises(ValueError, match="X has 2 features, but .* fitted with 3"):
         m.predict(X[:, :2])
+
+
+@pytest.mark.parametrize("X, match", [
+    ([[0.0, np.nan]], "NaN"),
+    ([[0.0, np.inf]], "NaN or infinite|infinite"),
+    (np.ones((2, 2, 2)), "2-D"),
+    ([1.0, 2.0], "2-D"),
+    ("abc", "numeric"),
+])
+def test_design_matrix_rejects_bad_X(X, match):
+    with pytest.raises(ValueError, match=f"X.*({match})"):
+        linear.design_matrix(X)
+
+
+def test_design_matrix_layout():
+    X = np.arange(6.0).reshape(3, 2)
+    np.testing.assert_array_equal(linear.design_matrix(X), np.c_[np.ones(3), X])
+    np.testing.assert_array_equal(linear.design_matrix(X, fit_intercept=False), X)
