@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._optim import OptimizeResult, _all_finite
-from ._validation import check_random_state, check_vector
+from ._validation import check_random_state, check_scalar, check_vector
 
 __all__ = ["gradient_descent", "sgd"]
 
@@ -34,6 +34,7 @@ def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int
     ValueError
         E or ∇E stops being finite: the learning rate is too large and the iterates diverge.
     """
+    check_scalar(learning_rate, "learning_rate", low=0, low_inclusive=False)
     return _first_order(lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop)
 
 
@@ -41,6 +42,8 @@ def _first_order(update, fun, x0, tol, max_iter, stop):
     """The loop shared by GD and SGD: x ← update(x, ∇E(x), iteration) until max|∇E| ≤ tol.
 
     Raises ``ValueError`` (naming the learning rate) as soon as E or ∇E stops being finite."""
+    check_scalar(tol, "tol", low=0)
+    check_scalar(max_iter, "max_iter", low=0, integer=True)
     x = check_vector(x0, "x0", dtype=float).copy()
     E, g = fun(x)
     if not _all_finite(E, g):
@@ -94,6 +97,8 @@ def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: floa
     ValueError
         As for :func:`gradient_descent`, when E or ∇E stops being finite.
     """
+    check_scalar(learning_rate, "learning_rate", low=0, low_inclusive=False)
+    check_scalar(n_samples, "n_samples", low=1, integer=True)
     rng = check_random_state(random_state)
 
     def epoch(x, g, e):

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg import lapack
 
-from ._validation import check_vector
+from ._validation import check_scalar, check_vector
 
 __all__ = ["OptimizeResult", "newton_minimize", "newton_direction", "restrict"]
 
@@ -137,6 +137,8 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
         solved with (:func:`newton_direction`). Trial points where they are not finite are
         treated as too long a step (the step is halved), so E may be +inf outside a domain.
     """
+    check_scalar(tol, "tol", low=0)
+    check_scalar(max_iter, "max_iter", low=0, integer=True)
     x = check_vector(x0, "x0", dtype=float).copy()
     E, g, H = fun(x)
     if not _all_finite(E, g, H):

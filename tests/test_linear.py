@@ -570,3 +570,27 @@ def test_design_matrix_layout():
     X = np.arange(6.0).reshape(3, 2)
     np.testing.assert_array_equal(linear.design_matrix(X), np.c_[np.ones(3), X])
     np.testing.assert_array_equal(linear.design_matrix(X, fit_intercept=False), X)
+
+
+def _quadratic(x):
+    return float(x @ x), 2 * x
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"learning_rate": -0.1}, "learning_rate"), ({"learning_rate": 0.0}, "learning_rate"),
+    ({"tol": np.nan}, "tol"), ({"tol": -1.0}, "tol"), ({"max_iter": 2.5}, "max_iter"),
+    ({"max_iter": -1}, "max_iter"),
+])
+def test_first_order_solvers_reject_bad_hyperparameters(kwargs, match):
+    options = {"learning_rate": 0.1, "tol": 1e-6, "max_iter": 10, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        linear.gradient_descent(_quadratic, np.ones(2), **options)
+    with pytest.raises(ValueError, match=match):
+        linear.sgd(lambda x, n, eta: None, _quadratic, np.ones(2), 3, **options)
+
+
+@pytest.mark.parametrize("kwargs, match", [({"tol": -1e-8}, "tol"), ({"tol": "a"}, "tol"),
+                                           ({"max_iter": 1.5}, "max_iter")])
+def test_newton_rejects_bad_hyperparameters(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        linear.newton_minimize(lambda x: (float(x @ x), 2 * x, 2 * np.eye(2)), np.ones(2), **kwargs)
