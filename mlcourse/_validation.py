@@ -207,9 +207,11 @@ def check_random_state(seed) -> np.random.Generator:
     """Turn ``None``, an int or a Generator into a :class:`numpy.random.Generator`."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)):
+    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)
+                        and seed >= 0):
         return np.random.default_rng(seed)
-    raise ValueError(f"random_state must be None, an int or a numpy Generator; got {seed!r}.")
+    raise ValueError(f"random_state must be None, a non-negative int or a numpy Generator; "
+                     f"got {seed!r}.")
 
 
 def check_is_fitted(estimator, attributes=None) -> None:

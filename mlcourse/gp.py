@@ -49,7 +49,7 @@ class GaussianProcessRegressor(BaseEstimator):
         hyperparameters it also needs ``theta``, ``with_theta`` and ``gradient`` (as
         :class:`~mlcourse.kernels.SquaredExponential` has).
     noise_variance : float ≥ 0
-        σ_n²; the starting value when ``optimize=True``.
+        σ_n²; the starting value when ``optimize=True`` (then > 0: the search is over ln σ_n²).
     optimize : bool
         Fit the kernel's hyperparameters and σ_n² by maximising the log marginal likelihood.
     n_restarts : int ≥ 0
@@ -164,6 +164,10 @@ class GaussianProcessRegressor(BaseEstimator):
         check_consistent_length(X=X, y=z)
         check_scalar(self.noise_variance, "noise_variance", low=0)
         check_fit_options(self.n_restarts, self.optimize)
+        if self.optimize and self.noise_variance == 0:
+            raise ValueError("noise_variance = 0 cannot start the search over ln noise_variance "
+                             "(ln 0 = -inf); pass a positive starting value, or optimize=False "
+                             "for noise-free interpolation.")
         kernel = check_kernel(self.kernel, X, self.optimize)
         noise = float(self.noise_variance)
         if self.optimize:

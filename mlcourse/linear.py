@@ -24,7 +24,7 @@ from ._logistic import (_binary_objective, _softmax_objective, check_precision,
                         softmax_objective, weighted_gram)
 from ._first_order import gradient_descent, sgd
 from ._optim import OptimizeResult, newton_minimize, restrict
-from ._validation import ConvergenceWarning, check_option, check_scalar
+from ._validation import ConvergenceWarning, check_option, check_random_state, check_scalar
 from .special import probit
 
 __all__ = ["GaussianGenerativeClassifier", "LogisticRegression", "SoftmaxRegression",
@@ -84,6 +84,7 @@ class LogisticRegression(_Regression):
         check_option(self.solver, "solver", tuple(_DEFAULTS))
         if self.learning_rate is not None:
             check_scalar(self.learning_rate, "learning_rate", low=0, low_inclusive=False)
+        check_random_state(self.random_state)     # checked whatever the solver, as scikit-learn
 
     def _solve(self, Phi, idx, stop):
         t = idx.astype(float)

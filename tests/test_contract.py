@@ -125,3 +125,26 @@ class TestContract:
             if hasattr(fitted, name):
                 with pytest.raises(ValueError, match="X|feature"):
                     getattr(fitted, name)(X[:, :-1])
+
+
+def _numeric_hyperparameters():
+    """(estimator, kind, name) for every hyperparameter that takes a number (or a seed)."""
+    for est, kind in CASES:
+        for name, value in est.get_params().items():
+            if name in ("kernel", "basis") or isinstance(value, (bool, str)):
+                continue
+            yield est, kind, name
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("est, kind, name",
+                         [pytest.param(e, k, n, id=f"{type(e).__name__}.{n}")
+                          for e, k, n in _numeric_hyperparameters()])
+@pytest.mark.parametrize("bad", [np.nan, -1.0, "abc"])
+def test_bad_hyperparameter_is_named(est, kind, name, bad):
+    """NaN, a negative number or a string for any numeric hyperparameter (including the seed)
+    is refused at fit with a ValueError naming it, whether or not this configuration uses it."""
+    est = clone(est).set_params(**{name: bad})
+    X, y = _data(kind, seed=0)
+    with pytest.raises(ValueError, match=name):
+        est.fit(X) if y is None else est.fit(X, y)

@@ -456,3 +456,11 @@ def test_laplace_mode_rejects_bad_input():
     for K_bad, t_bad, match in cases:
         with pytest.raises(ValueError, match=match):
             gp_classification.laplace_mode(K_bad, t_bad)
+
+
+def test_zero_noise_cannot_start_the_search():
+    X = np.linspace(0, 1, 8)[:, None]
+    with pytest.raises(ValueError, match="noise_variance = 0 cannot start"):
+        GaussianProcessRegressor(noise_variance=0.0).fit(X, np.sin(X[:, 0]))
+    gp = GaussianProcessRegressor(noise_variance=0.0, optimize=False).fit(X, np.sin(X[:, 0]))
+    assert gp.noise_variance_ == 0.0
