@@ -33,6 +33,7 @@ from urllib.parse import urljoin, urlparse
 MATH_OPEN = re.compile(r'<(span|div) class="math notranslate nohighlight">')
 RESOURCE = re.compile(
     r'<(script|img|link|iframe|source|video|audio|embed)\b[^>]*?\b(src|href)="([^"]+)"[^>]*>')
+EXTRA_URLS = re.compile(r'<(?:img|source|video)\b[^>]*?\b(?:srcset|poster)="([^"]+)"')
 LINK_RESOURCE = re.compile(r'\brel="[^"]*\b(stylesheet|preload|modulepreload|icon)\b')
 CSS_REMOTE = re.compile(r'(?:url\(\s*["\']?|@import\s+["\']?)((?:https?:)?//[^"\')\s]+)')
 CHROMIUM_FLAGS = [
@@ -61,9 +62,11 @@ def static_problems(site: Path) -> list[str]:
         if page.relative_to(site).parts[0] in ("_static", "_sources", "mathjax"):
             continue  # theme templates and downloads, not pages
         html = page.read_text(encoding="utf-8")
-        for tag, _, url in RESOURCE.findall(html):
-            full = RESOURCE.search(html[html.find(url) - 300:html.find(url) + 300])
-            if tag == "link" and full and not LINK_RESOURCE.search(full.group(0)):
+        found = [(m.group(1), m.group(3), m.group(0)) for m in RESOURCE.finditer(html)]
+        found += [("srcset/poster", url.split()[0], "")
+                  for value in EXTRA_URLS.findall(html) for url in value.split(",") if url.strip()]
+        for tag, url, full in found:
+            if tag == "link" and not LINK_RESOURCE.search(full):
                 continue  # <link rel="next"> etc. are navigation, not resources
             parsed = urlparse(url)
             if parsed.scheme in ("http", "https") or url.startswith("//"):

@@ -154,15 +154,40 @@ def test_check_site_static_scan_finds_remote_resources(tmp_path):
     cs = _check_site_module()
     (tmp_path / "book").mkdir()
     (tmp_path / "_static").mkdir()
-    (tmp_path / "book" / "page.html").write_text(
+    (tmp_path / "_static" / "ok.css").write_text("a { color: red }")
+    (tmp_path / "book" / "page.html").write_text(    # each link is judged by its own tag
         '<link rel="next" href="https://example.org/next.html">'        # navigation: fine
+        '<link rel="stylesheet" href="../_static/ok.css">'
+        '<link rel="prev" href="https://example.org/prev.html">'        # navigation: fine
+        '<script src="../_static/missing.js"></script>'
+        '<link rel="stylesheet" href="https://cdn.example.org/theme.css">'
         '<iframe src="https://example.org/frame.html"></iframe>'
         '<link rel="preload" as="font" href="//fonts.example.org/a.woff2">'
-        '<script src="../_static/missing.js"></script>')
+        '<img alt="" srcset="https://img.example.org/c.png 2x, ../_static/ok.css 1x">')
     (tmp_path / "_static" / "theme.css").write_text('a { background: url("https://x.org/b.png") }')
     problems = "\n".join(cs.static_problems(tmp_path))
-    assert "frame.html" in problems and "a.woff2" in problems and "b.png" in problems
-    assert "missing local script" in problems and "next.html" not in problems
+    for remote in ("theme.css", "frame.html", "a.woff2", "b.png", "c.png"):
+        assert f"{remote}" in problems, remote
+    assert "missing local script" in problems
+    assert "next.html" not in problems and "prev.html" not in problems and "ok.css" not in problems
+
+
+def test_check_site_reports_uncaught_javascript_errors():
+    """Both of Chromium's console-line formats; other console messages are not errors."""
+    cs = _check_site_module()
+    log = "\n".join([
+        '[1:1:1122/0.1:INFO:CONSOLE(63)] "Uncaught SyntaxError: Identifier \'A\' has already '
+        'been declared", source: http://127.0.0.1:8000/book/page.html (63)',
+        '[1:1:1122/0.2:INFO:CONSOLE:12] "Uncaught ReferenceError: x is not defined", '
+        'source: http://127.0.0.1:8000/_static/a.js (12)',
+        '[1:1:1122/0.3:INFO:CONSOLE:1] "[togglebutton]: Adding toggle buttons to 0 items", '
+        'source: http://127.0.0.1:8000/_static/togglebutton.js (1)',
+    ])
+    problems = [p for p in cs.page_problems("book/page.html", "", "", False, log)
+                if "JavaScript" in p]
+    assert len(problems) == 2
+    assert "SyntaxError" in problems[0] and "page.html, line 63" in problems[0]
+    assert "ReferenceError" in problems[1] and "a.js, line 12" in problems[1]
 
 
 def test_check_site_reads_page_requests_from_the_net_log(tmp_path):

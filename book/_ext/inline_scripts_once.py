@@ -1,4 +1,4 @@
-"""Emit each inline ``<script>`` once per page (a workaround for a Sphinx < 8.2 bug).
+"""Emit each inline ``<script>`` once per page (a workaround for a Sphinx < 8.2.2 bug).
 
 ``app.add_js_file(None, body=...)`` called after the HTML builder is initialised (sphinx-thebe
 does it in ``env-before-read-docs``, sphinx-togglebutton in ``builder-inited``) hands the builder
