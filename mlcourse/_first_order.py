@@ -22,9 +22,9 @@ def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int
     fun : callable(x) -> (E, grad)
     learning_rate : float
         η > 0; η ≤ 1/L, with L a Lipschitz constant of ∇E, makes E decrease at every step.
-    tol : float
+    tol : float ≥ 0
         Converged when max|∇E| ≤ tol.
-    max_iter : int
+    max_iter : int ≥ 0
         Maximum number of updates.
     stop : callable(x) -> bool, optional
         As for :func:`newton_minimize`.
@@ -32,7 +32,8 @@ def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int
     Raises
     ------
     ValueError
-        E or ∇E stops being finite: the learning rate is too large and the iterates diverge.
+        A bad `learning_rate`, `tol`, `max_iter` or `x0`, or a non-finite E or ∇E at x0; or E or
+        ∇E stops being finite: the learning rate is too large and the iterates diverge.
     """
     check_scalar(learning_rate, "learning_rate", low=0, low_inclusive=False)
     return _first_order(lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop)
@@ -80,12 +81,12 @@ def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: floa
         Applies the update for sample n in place: x -= eta * ∇E_n(x).
     fun : callable(x) -> (E, grad)
         The full objective, evaluated once per epoch for the history and the stopping test.
-    n_samples : int
+    n_samples : int ≥ 1
     learning_rate : float
         η₀ > 0.
-    tol : float
+    tol : float ≥ 0
         Converged when max|∇E| ≤ tol at the end of an epoch.
-    max_iter : int
+    max_iter : int ≥ 0
         Maximum number of epochs.
     random_state : None, int or Generator
         Seeds the visiting order.
@@ -95,7 +96,7 @@ def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: floa
     Raises
     ------
     ValueError
-        As for :func:`gradient_descent`, when E or ∇E stops being finite.
+        As for :func:`gradient_descent` (bad arguments, including `n_samples`, or divergence).
     """
     check_scalar(learning_rate, "learning_rate", low=0, low_inclusive=False)
     check_scalar(n_samples, "n_samples", low=1, integer=True)

@@ -117,11 +117,11 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
     fun : callable(x) -> (E, grad, hess)
     x0 : ndarray of shape (P,)
         Starting point (e.g. zeros, or a warm start).
-    tol : float
+    tol : float ≥ 0
         Converged when the Newton step satisfies max|Δx| ≤ tol·(1 + max|x|); that last step is
         taken too, so (convergence being quadratic) the returned x is accurate to about tol²
         relative.
-    max_iter : int
+    max_iter : int ≥ 0
         Maximum number of Newton steps.
     stop : callable(x) -> bool, optional
         Called after each step; returning True ends the run with ``stopped=True``.

@@ -175,7 +175,8 @@ def classification_cost(confusion, cost_matrix) -> float:
     confusion : array_like of shape (2, 2)
         Counts in the lecture's layout ``[[TP, FP], [FN, TN]]`` (rows predicted, columns
         actual, positive first). They need not be integers: expected counts (e.g. N times the
-        probability of each cell) or rates give the expected cost or the cost per instance.
+        probability of each cell) give the expected cost; the fractions C / N of all instances
+        give the cost per instance.
         Negative, NaN or infinite entries are rejected.
     cost_matrix : array_like of shape (2, 2)
         Cost of each cell, same layout ``[[c(+|+), c(+|-)], [c(-|+), c(-|-)]]``:

@@ -589,6 +589,13 @@ def test_first_order_solvers_reject_bad_hyperparameters(kwargs, match):
         linear.sgd(lambda x, n, eta: None, _quadratic, np.ones(2), 3, **options)
 
 
+@pytest.mark.parametrize("n_samples", [0, -2, 2.5])
+def test_sgd_rejects_bad_n_samples(n_samples):
+    with pytest.raises(ValueError, match="n_samples"):
+        linear.sgd(lambda x, n, eta: None, _quadratic, np.ones(2), n_samples,
+                   learning_rate=0.1, tol=1e-6, max_iter=10)
+
+
 @pytest.mark.parametrize("kwargs, match", [({"tol": -1e-8}, "tol"), ({"tol": "a"}, "tol"),
                                            ({"max_iter": 1.5}, "max_iter")])
 def test_newton_rejects_bad_hyperparameters(kwargs, match):
