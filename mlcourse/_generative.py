@@ -45,8 +45,8 @@ class GaussianGenerativeClassifier(LinearClassifier):
 
     def fit(self, X, y):
         """Estimate priors, means and the shared covariance; returns self."""
+        self._reset()                      # first: a failed fit leaves the estimator unfitted
         X, classes, idx = self._validate_data(X, y)
-        self._reset()
         n, d = X.shape
         counts = np.bincount(idx, minlength=len(classes))
         means = np.zeros((len(classes), d))

@@ -117,9 +117,9 @@ class _Regression(LinearClassifier):
         the margin is small, so on separable data they can also end with a ConvergenceWarning
         instead of a SeparationWarning.
         """
+        self._reset()                      # first: a failed fit leaves the estimator unfitted
         self._check_params()
         X, classes, idx = self._validate_data(X, y, n_classes=self._n_classes)
-        self._reset()
         Phi = _design_matrix(X, self.fit_intercept)
         stop = None if self.alpha > 0 else (lambda w: self._separates(Phi, w, idx))
         res = self._solve(Phi, idx, stop)

@@ -128,11 +128,11 @@ class BayesianLogisticRegression(LinearClassifier):
         y : array_like of shape (n_samples,)
             Exactly two distinct labels.
         """
+        self._reset()                      # first: a failed fit leaves the estimator unfitted
         alpha = check_scalar(self.prior_precision, "prior_precision", low=0, low_inclusive=False)
         if not isinstance(self.fit_intercept, (bool, np.bool_)):
             raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}.")
         X, classes, idx = self._validate_data(X, y, n_classes=2)
-        self._reset()
         Phi = _design_matrix(X, self.fit_intercept)
         t = idx.astype(float)
         A = np.full(Phi.shape[1], float(alpha))

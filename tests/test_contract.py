@@ -148,3 +148,26 @@ def test_bad_hyperparameter_is_named(est, kind, name, bad):
     X, y = _data(kind, seed=0)
     with pytest.raises(ValueError, match=name):
         est.fit(X) if y is None else est.fit(X, y)
+
+
+# estimators whose fit resets first (the rest follow as their modules are updated)
+RESETS_FIRST = (GaussianGenerativeClassifier, LogisticRegression, ProbitRegression,
+                SoftmaxRegression, BayesianLogisticRegression, KalmanGPRegressor)
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("est, kind", [c for c in CASES if isinstance(c[0], RESETS_FIRST)],
+                         ids=[i for c, i in zip(CASES, IDS) if isinstance(c[0], RESETS_FIRST)])
+def test_failed_refit_leaves_the_estimator_unfitted(est, kind):
+    """A refit that raises must not leave the previous fit behind, looking current."""
+    est = _fit(clone(est), kind, seed=0)
+    X, y = _data(kind, seed=1)
+    X[0, 0] = np.nan
+    with pytest.raises(ValueError, match="X"):
+        est.fit(X) if y is None else est.fit(X, y)
+    assert not [k for k in vars(est) if k.endswith("_")]
+    X_ok, _ = _data(kind, seed=2)
+    for name in OUTPUTS:
+        if hasattr(est, name):
+            with pytest.raises(NotFittedError):
+                getattr(est, name)(X_ok)
