@@ -49,7 +49,12 @@ class GaussianProcessRegressor(BaseEstimator):
         hyperparameters it also needs ``theta``, ``with_theta`` and ``gradient`` (as
         :class:`~mlcourse.kernels.SquaredExponential` has).
     noise_variance : float ≥ 0
-        σ_n²; the starting value when ``optimize=True`` (then > 0: the search is over ln σ_n²).
+        σ_n²; the starting value when ``optimize=True``. The search is over ln σ_n² within
+        ``NOISE_BOUNDS`` = (1e-10, 1e5), so a start must lie above the lower bound 1e-10: the
+        gradient in ln σ_n² is proportional to σ_n², vanishes there, and a search started at the
+        bound stays there even on noisy data. Such starts raise ValueError; use e.g. the default
+        1e-2 (and ``n_restarts`` for more starts). Starts just above the bound stall for the
+        same reason. Noise-free data still reach the bound from 1e-2 when it is the maximum.
     optimize : bool
         Fit the kernel's hyperparameters and σ_n² by maximising the log marginal likelihood.
     n_restarts : int ≥ 0
@@ -164,10 +169,13 @@ class GaussianProcessRegressor(BaseEstimator):
         check_consistent_length(X=X, y=z)
         check_scalar(self.noise_variance, "noise_variance", low=0)
         check_fit_options(self.n_restarts, self.optimize)
-        if self.optimize and self.noise_variance == 0:
-            raise ValueError("noise_variance = 0 cannot start the search over ln noise_variance "
-                             "(ln 0 = -inf); pass a positive starting value, or optimize=False "
-                             "for noise-free interpolation.")
+        if self.optimize and self.noise_variance <= NOISE_BOUNDS[0]:
+            raise ValueError(f"noise_variance = {self.noise_variance:g} cannot start the search "
+                             f"over ln noise_variance: it is at or below the lower bound "
+                             f"{NOISE_BOUNDS[0]:g}, where the gradient in ln σ_n² (∝ σ_n²) "
+                             f"vanishes and the search stalls; start from a positive value such "
+                             f"as the default 1e-2 (with n_restarts for more starts), or use "
+                             f"optimize=False for noise-free interpolation.")
         kernel = check_kernel(self.kernel, X, self.optimize)
         noise = float(self.noise_variance)
         if self.optimize:

@@ -33,6 +33,12 @@ __all__ = ["GaussianProcessClassifier", "laplace_mode"]
 # concave, so this is reached in a handful of iterations. Step halving guards the rare overshoot.
 NEWTON_TOL, NEWTON_MAX_ITER = 1e-10, 100
 
+# laplace_mode (the public function) refuses K whose smallest eigenvalue is below
+# −PSD_RTOL · max|eigenvalue|. Rounding moves a PSD matrix's zero eigenvalues by about
+# n · 2.2e-16 · max|eigenvalue|, far inside this; the Cholesky factor of I + D^½ K D^½ alone would
+# only fail for eigenvalues below ≈ −4 (and accepted e.g. K = −I).
+PSD_RTOL = 1e-10
+
 
 def _psi(a, f, t):
     return -0.5 * a @ f + log_sigmoid((2.0 * t - 1.0) * f).sum()
@@ -54,6 +60,13 @@ def laplace_mode(K, t):
         ``f`` — the mode f̂ (n,); ``a`` — K⁻¹f̂ = t − σ(f̂); ``pi`` — σ(f̂); ``W_sr`` — D^½;
         ``L`` — Cholesky factor of B = I + D^½ K D^½ at f̂; ``lml`` — the approximate
         ln q(t | X) = −½ f̂ᵀK⁻¹f̂ + ln p(t | f̂) − ½ ln|B|  (GPML (3.32)).
+
+    Raises
+    ------
+    ValueError
+        For bad t, a K of the wrong shape, with NaN/inf, not symmetric (relative 1e-10), or not
+        positive semi-definite: smallest eigenvalue below −``PSD_RTOL`` · max|eigenvalue|,
+        ``PSD_RTOL`` = 1e-10.
     """
     t = check_binary_labels(t, "t").astype(float)
     K = check_array(K, "K")
@@ -62,11 +75,11 @@ def laplace_mode(K, t):
                          f"the {len(t)} labels in t; got shape {K.shape}.")
     if not np.allclose(K, K.T, rtol=1e-10, atol=0.0):
         raise ValueError("K must be symmetric (a covariance matrix).")
-    try:
-        return _laplace_mode(K, t)
-    except np.linalg.LinAlgError:
-        raise ValueError("K is not positive semi-definite: I + D^½ K D^½ has no Cholesky "
-                         "factor.") from None
+    lam = np.linalg.eigvalsh(K)                           # ascending; t is non-empty
+    if lam[0] < -PSD_RTOL * np.abs(lam).max():
+        raise ValueError(f"K is not positive semi-definite: smallest eigenvalue {lam[0]:.3g} "
+                         f"< -{PSD_RTOL:g} × max|eigenvalue| ({np.abs(lam).max():.3g}).")
+    return _laplace_mode(K, t)
 
 
 def _laplace_mode(K, t):
