@@ -211,7 +211,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         """
         self._reset()
         X = check_array(X, "X")
-        self.classes_, t = encode_labels(y, "y", n_classes=2)
+        classes, t = encode_labels(y, "y", n_classes=2)
         check_consistent_length(X=X, y=t)
         check_fit_options(self.n_restarts, self.optimize)
         kernel = check_kernel(self.kernel, X, self.optimize)
@@ -224,7 +224,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
                 check_random_state(self.random_state), restart_box(X, None, n_k - 1))
             kernel = kernel.with_theta(theta)
         m = _laplace_mode(kernel(X), t)
-        self.X_train_, self.y_train_, self.kernel_ = X, t, kernel
+        self.classes_, self.X_train_, self.y_train_, self.kernel_ = classes, X, t, kernel
         self.latent_mode_, self.pi_, self.W_sr_, self.L_ = m["f"], m["pi"], m["W_sr"], m["L"]
         self.log_marginal_likelihood_value_ = m["lml"]
         return self
