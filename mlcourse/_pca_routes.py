@@ -30,11 +30,17 @@ from scipy.linalg.blas import dsyrk
 # centring already rounds each x_n − x̄ with an error of order eps·|x_n|, so the same rule is
 # applied to σ with the raw data's norm: σ_i ≤ RANK_RTOL · max(N, D) · ‖X‖_F, i.e.
 # λ_i ≤ (RANK_RTOL · max(N, D))² · ‖X‖_F² (‖X‖_F ≥ σ_max; equal-order for centred data), which
-# resolves variances down to about 10⁻²⁶ of the total for centred data.
+# resolves variances down to (eps·max(N, D))² of the total for centred data, e.g. about 2·10⁻²⁷
+# for max(N, D) = 200.
 RANK_RTOL = np.finfo(float).eps
 
-ZERO_VARIANCE_RULE = {"eig": "eps·max(N, D)·λ₁", "dual": "eps·max(N, D)·λ₁",
-                      "svd": "(eps·max(N, D)·‖X‖_F)²"}
+# The same tolerances in units of explained_variance_ (divided by N − 1), as the error messages of
+# PCA.fit print them. σ₁ = singular_values_[0]; σ₁² is the top eigenvalue of XcᵀXc (N times that
+# of Bishop's S), so eps·max(N, D)·σ₁²/(N − 1) = eps·max(N, D)·explained_variance_[0].
+ZERO_VARIANCE_RULE = {
+    "eig": "eps·max(N, D)·σ₁²/(N − 1), σ₁ the largest singular value of the centred X",
+    "dual": "eps·max(N, D)·σ₁²/(N − 1), σ₁ the largest singular value of the centred X",
+    "svd": "(eps·max(N, D)·‖X‖_F)²/(N − 1), ‖X‖_F the Frobenius norm of the uncentred X"}
 
 
 def zero_variance_tol(scatter_eigenvalues, X, method: str = "eig") -> float:

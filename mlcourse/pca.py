@@ -70,6 +70,7 @@ class PCA(BaseEstimator):
 
     def fit(self, X, y=None):
         """Learn the mean and the components from X of shape (N, D); ``y`` is ignored."""
+        self._reset()                                   # any failed fit leaves no fitted state
         X = check_array(X, "X", min_samples=2)
         method = check_option(self.method, "method", METHODS)
         if not isinstance(self.whiten, (bool, np.bool_)):
@@ -83,7 +84,6 @@ class PCA(BaseEstimator):
                    else "min(n_samples, n_features)")
             raise ValueError(f"n_components={k} is larger than the data allow: at most {limit} "
                              f"({why}) for X of shape {X.shape}.")
-        self._reset()                                   # a failed fit leaves no fitted state
         mean = X.mean(axis=0)
         Xc = X - mean
         total = np.einsum("ij,ij->", Xc, Xc)            # trace of XcᵀXc, before a route reuses Xc
@@ -100,7 +100,7 @@ class PCA(BaseEstimator):
                 raise ValueError(f"X has no variance (all its rows are equal), so no component "
                                  f"can be {what}.")
             raise ValueError(f"Component {first} of X has numerically zero variance (at most "
-                             f"{tol / (n - 1):.3g} = {ZERO_VARIANCE_RULE[method]}/(N − 1), the "
+                             f"{tol / (n - 1):.3g} = {ZERO_VARIANCE_RULE[method]}; the "
                              f"rounding level of the {method!r} route) and cannot be {what}; "
                              f"use n_components <= {first - 1}.")
         # learned attributes are set only now, after the last check that can raise

@@ -146,7 +146,7 @@ def test_whitening_refuses_exactly_beyond_the_rank_despite_a_large_mean(method, 
 
 
 @pytest.mark.parametrize("method", METHODS)
-def test_failed_fit_leaves_the_estimator_unfitted(method):
+def test_any_failed_fit_or_refit_leaves_the_estimator_unfitted(method):
     X_line = np.outer(np.arange(6.0), [1.0, 2.0, 3.0])           # rank 1 after centring
     params = {"method": method, "n_components": 2, "whiten": method != "dual"}
     pca = PCA(**params)
@@ -155,11 +155,19 @@ def test_failed_fit_leaves_the_estimator_unfitted(method):
     assert not any(name.endswith("_") for name in vars(pca))
     with pytest.raises(ValueError, match="not fitted yet"):
         pca.transform(X_line)
-    pca.set_params(n_components=1).fit(X_line)                  # a good fit, then a failed refit
-    with pytest.raises(ValueError, match="X has no variance"):
-        pca.fit(np.ones((4, 3)))
-    with pytest.raises(ValueError, match="not fitted yet"):
-        pca.transform(X_line)
+    # a good fit, then a refit that fails: in the decomposition (no variance) or in validation
+    failures = [({}, np.ones((4, 3)), "X has no variance"),
+                ({"n_components": 50}, X_line, "n_components=50 is larger than the data allow"),
+                ({"method": "nope"}, X_line, "method"),
+                ({}, np.full((6, 3), np.nan), "X")]
+    for bad_params, X_bad, message in failures:
+        pca.set_params(**{**params, "n_components": 1}).fit(X_line)
+        assert pca.n_components_ == 1
+        with pytest.raises(ValueError, match=message):
+            pca.set_params(**bad_params).fit(X_bad)
+        assert not any(name.endswith("_") for name in vars(pca))
+        with pytest.raises(ValueError, match="not fitted yet"):
+            pca.transform(X_line)
 
 
 def test_refit_starts_fresh_and_params(rng):
@@ -296,7 +304,8 @@ def test_pca_rejects_bad_input(X, params, match):
 def test_dual_route_rejects_components_without_variance():
     X = np.c_[GOOD[:, :2], GOOD[:, :2] @ [1.0, 2.0]]   # centred rank 2 < min(N − 1, D) = 3
     with pytest.raises(ValueError, match=r"Component 3 of X has numerically zero variance \(at "
-                                         r"most .* = eps·max\(N, D\)·λ₁/\(N − 1\), the rounding "
+                                         r"most .* = eps·max\(N, D\)·σ₁²/\(N − 1\), σ₁ the largest "
+                                         r"singular value of the centred X; the rounding "
                                          r"level of the 'dual' route\) and cannot be mapped back "
                                          r"by the dual route"):
         PCA(3, method="dual").fit(X)
