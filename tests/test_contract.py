@@ -153,7 +153,7 @@ def test_bad_hyperparameter_is_named(est, kind, name, bad):
 # estimators whose fit resets first (the rest follow as their modules are updated)
 RESETS_FIRST = (GaussianGenerativeClassifier, LogisticRegression, ProbitRegression,
                 SoftmaxRegression, BayesianLogisticRegression, KalmanGPRegressor,
-                GaussianProcessRegressor, GaussianProcessClassifier)
+                GaussianProcessRegressor, GaussianProcessClassifier, PCA)
 
 
 @pytest.mark.filterwarnings("ignore::Warning")
