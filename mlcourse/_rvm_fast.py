@@ -26,8 +26,10 @@ ALIGNMENT_MAX = 1 - 1e-3
 # A change that raises ln p(t) by less than MIN_GAIN nats (rounding level) is not worth making.
 MIN_GAIN = 1e-9
 # A basis function whose sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ is below S_MIN · β (on unit-norm columns, where φᵢᵀBφᵢ = β)
-# is left as it is: sᵢ = φᵢᵀBφᵢ − ‖WΦᵀBφᵢ‖² has then lost its digits to cancellation. With β
-# capped by NOISE_FLOOR this does not happen in practice; it keeps every αᵢ > 0 if it does.
+# is left as it is: sᵢ = φᵢᵀBφᵢ − ‖WΦᵀBφᵢ‖² has then lost its digits to cancellation, and its
+# αᵢ = sᵢ²/θᵢ and gain would be noise. With β estimated (capped via NOISE_FLOOR) this does not
+# happen in the book's fits; it can with a fixed β far beyond the cap, where the fast loop may
+# still fail to converge. (An sᵢ that cancels to exactly 0, αᵢ = 0, is caught by `new > 0`.)
 S_MIN = 1e-12
 
 __all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "MIN_GAIN", "S_MIN", "sparsity_quality", "alpha_marginal",
