@@ -57,9 +57,10 @@ class RVMRegressor(BaseEstimator):
     noise_variance : float > 0 or None
         Fix β⁻¹ at this value; ``None`` estimates it, β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), kept at least
         ``NOISE_FLOOR`` · var(y) = 1e-6 var(y) (SparseBayes caps β the same way), so noise-free
-        targets work. A fixed value far below ``NOISE_FLOOR`` · var(y) is allowed, but with
-        ``method="fast"`` the fit may then not converge: at such a β the sparsity factors
-        sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ lose their digits to cancellation.
+        targets work. A fixed value far below ``NOISE_FLOOR`` · var(y) is allowed, but at such a
+        β the sparsity factors sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ of ``method="fast"`` lose their digits to
+        cancellation: the loop then undoes the many changes that turn out to lower the evidence
+        (:func:`fit_sequential`), and may need far more iterations, or not converge.
     max_iter : int
         Iterations of the chosen method (one basis-function change each for ``"fast"``).
     tol : float ≥ 0
