@@ -26,12 +26,19 @@ ALIGNMENT_MAX = 1 - 1e-3
 # A change that raises ln p(t) by less than MIN_GAIN nats (rounding level) is not worth making.
 MIN_GAIN = 1e-9
 # A basis function whose sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ is below S_MIN · β (on unit-norm columns, where φᵢᵀBφᵢ = β)
-# is left as it is: sᵢ = φᵢᵀBφᵢ − ‖WΦᵀBφᵢ‖² has then lost its digits to cancellation. With β
-# capped by NOISE_FLOOR this does not happen in practice; it keeps every αᵢ > 0 if it does.
+# is left as it is: sᵢ = φᵢᵀBφᵢ − ‖WΦᵀBφᵢ‖² has then lost its digits to cancellation, and its
+# αᵢ = sᵢ²/θᵢ and gain would be noise. With β estimated (capped via NOISE_FLOOR) this does not
+# happen in the book's fits; it can with a fixed β far beyond the cap (see MAX_DROP). (An sᵢ
+# that cancels to exactly 0, αᵢ = 0, is caught by `new > 0`.)
 S_MIN = 1e-12
+# A change after which ln p(t) turns out lower (at the same β) by more than MAX_DROP · (1 + |ln p|),
+# i.e. more than rounding, is undone and that candidate skipped until another change is kept. It
+# happens only when sᵢ, qᵢ have lost their digits (a fixed β far beyond the NOISE_FLOOR cap);
+# then the predicted gains are noise, and without this the loop wanders and lowers ln p.
+MAX_DROP = 1e-9
 
-__all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "MIN_GAIN", "S_MIN", "sparsity_quality", "alpha_marginal",
-           "optimal_alpha", "fit_sequential"]
+__all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "MIN_GAIN", "S_MIN", "MAX_DROP", "sparsity_quality",
+           "alpha_marginal", "optimal_alpha", "fit_sequential"]
 
 
 def sparsity_quality(Phi, t, alpha, beta):
@@ -137,7 +144,10 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     Unless `fix_beta`, β starts at `beta0` and is re-estimated before each change from
     iteration ``BETA_UPDATE_START`` on (from the first if `alpha0` is given). Converged, as in
     Tipping's SparseBayes, when no change raises ln p(t) by more than ``MIN_GAIN``, or the best
-    one re-estimates an αᵢ by |Δ ln αᵢ| < `tol`, and |Δ ln β| < `tol`.
+    one re-estimates an αᵢ by |Δ ln αᵢ| < `tol`, and |Δ ln β| < `tol`. A change that lowers
+    ln p(t) by more than rounding (``MAX_DROP``; only when sᵢ, qᵢ have lost their digits to
+    cancellation, at a fixed β far above the cap of the estimate) is undone, not recorded, and
+    its candidate skipped until another change is kept.
 
     Parameters
     ----------
@@ -159,9 +169,20 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     cols = {j: B.T @ B[:, j] for j in act}   # j -> Bᵀb_j, computed once when j first enters
     beta_start = BETA_UPDATE_START if alpha0 is None else 1
     beta, history, actions, converged, it = float(beta0) * c**2, [], [], False, 0
+    undo, blocked = None, np.zeros(K, bool)   # the last change, to revert; candidates reverted
     for it in range(1, max_iter + 1):
         cross = np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))
         trk.update(cross[act], act, alpha, beta)
+        if undo is not None:                  # same β as when the change was chosen
+            j, a_old, log_ev_old = undo
+            if trk.log_ev < log_ev_old - MAX_DROP * (1 + abs(log_ev_old)):
+                alpha[j], blocked[j] = a_old, True
+                actions.pop()
+                act = np.flatnonzero(np.isfinite(alpha))
+                cross = np.column_stack([cols[i] for i in act]) if len(act) else np.zeros((K, 0))
+                trk.update(cross[act], act, alpha, beta)
+            else:
+                blocked[:] = False
         d_log_beta = 0.0
         beta_free = not fix_beta and it >= beta_start
         if beta_free:
@@ -181,6 +202,7 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
         if len(act):
             aligned = np.isinf(alpha) & (np.abs(cross).max(axis=1) > alignment_max)
             gain[aligned] = -np.inf
+        gain[blocked] = -np.inf
         j = int(np.argmax(gain))
         small = np.isfinite(alpha[j]) and abs(np.log(new[j] / alpha[j])) < tol
         if (gain[j] <= MIN_GAIN or small) and d_log_beta < tol and (fix_beta or beta_free):
@@ -189,6 +211,7 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
         if np.isinf(alpha[j]) and j not in cols:
             cols[j] = B.T @ B[:, j]
         actions.append(_ACTION[bool(np.isfinite(alpha[j])), bool(np.isfinite(new[j]))])
+        undo = (j, alpha[j], trk.log_ev)
         alpha[j] = new[j]
         act = np.flatnonzero(np.isfinite(alpha))
     cross = np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._sparse_bayes import (NOISE_FLOOR, Posterior, _check_alpha, _mackay, _posterior_from_gram,
-                            _spread)
+from ._sparse_bayes import (NOISE_FLOOR, Posterior, _capped_beta, _check_alpha, _mackay,
+                            _posterior_from_gram, _spread)
 from ._validation import check_array, check_consistent_length, check_scalar
 
 __all__ = ["SBLFit", "fit_em"]
@@ -113,9 +113,9 @@ class _Tracker:
         return self
 
     def beta_update(self):
-        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), lecture 001 / Bishop (7.88), at least NOISE_FLOOR · var(t)."""
+        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), lecture 001 / Bishop (7.88), at most β = 1/(NOISE_FLOOR · var t)."""
         dof = max(self.n - self.gamma.sum(), np.finfo(float).eps * self.n)   # N − Σγ > 0
-        return dof / max(float(self.r @ self.r), self.floor * self.n)
+        return _capped_beta(dof, float(self.r @ self.r), self.floor)
 
 
 def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions=()):

@@ -26,9 +26,11 @@ PRUNE_ALPHA = 1e12
 # Cholesky of the scaled posterior precision (unit diagonal) is retried with this relative jitter,
 # growing tenfold per failure. It is only ever needed when Φ has (numerically) duplicate columns.
 JITTER = 1e-12
-# Estimated noise variances are kept above NOISE_FLOOR · var(t) (mean(t²) if t is constant): β stays
-# finite even for a perfect fit, as in Tipping's SparseBayes (BetaMaxFactor = 1e6). At a much larger
-# β, φᵀC⁻¹φ = φᵀBφ − ‖WΦᵀBφ‖² cancels to 0 in floating point and the fast loop breaks down.
+# The estimated noise precision is capped, β ≤ 1/(NOISE_FLOOR · var t) (mean(t²) if t is constant),
+# so the estimated noise variance β⁻¹ is at least NOISE_FLOOR · var(t): β stays finite even for a
+# perfect fit. Tipping's SparseBayes applies the same cap, β ≤ BetaMaxFactor/var(t) with
+# BetaMaxFactor = 1e6. At a much larger β, φᵀC⁻¹φ = φᵀBφ − ‖WΦᵀBφ‖² cancels in floating point
+# and the fast loop breaks down.
 NOISE_FLOOR = 1e-6
 
 __all__ = ["PRUNE_ALPHA", "JITTER", "NOISE_FLOOR", "Posterior", "posterior", "log_evidence",
@@ -212,6 +214,11 @@ def _spread(t):
     return float(np.var(t)) or float(np.mean(t**2))
 
 
+def _capped_beta(dof, rr, floor):
+    """β = (N − Σγ)/‖t − Φm‖², capped at 1/floor, i.e. β⁻¹ ≥ floor (also when the residual is 0)."""
+    return dof / rr if rr > dof * floor else 1.0 / floor
+
+
 def _mackay(alpha_act, post):
     """α ← γ/m² with γ = 1 − αΣᵢᵢ; γ ≤ 0 or m = 0 gives α = inf (pruned, no division by 0).
 
@@ -230,7 +237,8 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
     """One pass of the lecture's re-estimation: αᵢ ← γᵢ/mᵢ², β⁻¹ ← ‖t − Φm‖²/(N − Σᵢ γᵢ).
 
     Lecture 001 / Bishop (7.87)–(7.88), with γᵢ = 1 − αᵢΣᵢᵢ (7.89). αᵢ that exceed
-    ``PRUNE_ALPHA`` or whose γᵢ or mᵢ vanish become ``inf`` (pruned).
+    ``PRUNE_ALPHA`` or whose γᵢ or mᵢ vanish become ``inf`` (pruned); β is capped at
+    1/(``NOISE_FLOOR`` · var t).
 
     Returns
     -------
@@ -247,5 +255,4 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
     r, _, _ = _residual_terms(Phi, t, alpha, beta, post, active)
     floor = NOISE_FLOOR * max(_spread(t), np.finfo(float).tiny)
     dof = max(len(t) - gamma.sum(), np.finfo(float).eps * len(t))
-    beta_new = dof / max(float(r @ r), floor * len(t))
-    return alpha_new, float(beta_new), gamma
+    return alpha_new, _capped_beta(dof, float(r @ r), floor), gamma

@@ -56,7 +56,11 @@ class RVMRegressor(BaseEstimator):
         ``"em"``: the lecture's re-estimation loop αᵢ ← γᵢ/mᵢ² (:func:`fit_em`).
     noise_variance : float > 0 or None
         Fix β⁻¹ at this value; ``None`` estimates it, β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), kept at least
-        ``NOISE_FLOOR`` · var(y) = 1e-6 var(y) (as SparseBayes does), so noise-free targets work.
+        ``NOISE_FLOOR`` · var(y) = 1e-6 var(y) (SparseBayes caps β the same way), so noise-free
+        targets work. A fixed value far below ``NOISE_FLOOR`` · var(y) is allowed, but at such a
+        β the sparsity factors sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ of ``method="fast"`` lose their digits to
+        cancellation: the loop then undoes the many changes that turn out to lower the evidence
+        (:func:`fit_sequential`), and may need far more iterations, or not converge.
     max_iter : int
         Iterations of the chosen method (one basis-function change each for ``"fast"``).
     tol : float ≥ 0
@@ -162,7 +166,7 @@ class RVMRegressor(BaseEstimator):
         top = np.max(np.abs(y))
         with np.errstate(over="ignore", under="ignore", divide="ignore"):
             beta0 = 100.0 / (top**2 * _spread(y / top)) if top > 0 else 100.0   # 100 / var(y)
-        if not fixed and not 0 < beta0 < np.inf:
+        if not 0 < beta0 < np.inf:           # the loops scale y to unit RMS, fixed β or not
             raise ValueError(f"y is too large or too small for its variance to be held in floating "
                              f"point (max |y| = {float(top):.3g}); rescale y.")
         beta0 = 1.0 / self.noise_variance if fixed else beta0
