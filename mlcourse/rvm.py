@@ -147,6 +147,7 @@ class RVMRegressor(BaseEstimator):
         ValueError
             Bad input or hyperparameters (NaN, shapes, negative values, unknown options).
         """
+        self._reset()                      # first: a failed fit leaves the estimator unfitted
         X = check_array(X, "X")
         y = check_vector(y, "y")
         check_consistent_length(X=X, y=y)
@@ -159,7 +160,6 @@ class RVMRegressor(BaseEstimator):
         check_scalar(self.max_iter, "max_iter", low=1, integer=True)
         check_scalar(self.tol, "tol", low=0)
         check_scalar(self.alignment_max, "alignment_max", low=0, allow_inf=True)
-        self._reset()
         n = X.shape[0]
         Phi = self._basis(X, X, self.bias)
         fixed = self.noise_variance is not None

@@ -150,15 +150,8 @@ def test_bad_hyperparameter_is_named(est, kind, name, bad):
         est.fit(X) if y is None else est.fit(X, y)
 
 
-# estimators whose fit resets first (the rest follow as their modules are updated)
-RESETS_FIRST = (GaussianGenerativeClassifier, LogisticRegression, ProbitRegression,
-                SoftmaxRegression, BayesianLogisticRegression, KalmanGPRegressor,
-                GaussianProcessRegressor, GaussianProcessClassifier, PCA)
-
-
 @pytest.mark.filterwarnings("ignore::Warning")
-@pytest.mark.parametrize("est, kind", [c for c in CASES if isinstance(c[0], RESETS_FIRST)],
-                         ids=[i for c, i in zip(CASES, IDS) if isinstance(c[0], RESETS_FIRST)])
+@pytest.mark.parametrize("est, kind", CASES, ids=IDS)
 @pytest.mark.parametrize("failure", ["nan", "length"])
 def test_failed_refit_leaves_the_estimator_unfitted(est, kind, failure):
     """A refit that raises must not leave the previous fit behind, looking current, nor
