@@ -1,8 +1,8 @@
 """The estimator contract every class in :mod:`mlcourse` follows (scikit-learn's).
 
 * ``__init__`` only stores hyperparameters, under their own names;
-* ``fit`` validates its input, discards any previous fit, stores learned state in attributes
-  ending in ``_`` and returns ``self``;
+* ``fit`` first discards any previous fit (so a fit that raises leaves the estimator unfitted),
+  validates its input, stores learned state in attributes ending in ``_`` and returns ``self``;
 * predictions come from ``predict``, ``predict_proba`` and ``transform``; calling them before
   ``fit`` raises :class:`~mlcourse._validation.NotFittedError` (a ``ValueError``).
 

@@ -4,8 +4,9 @@ Each estimator's own test file checks its mathematics; this file checks the beha
 relies on when swapping one estimator for another (or for scikit-learn's):
 ``__init__`` stores only its hyperparameters; ``fit`` returns ``self``, leaves the
 hyperparameters untouched and keeps its learned state in attributes ending in ``_``; a refit
-starts fresh; prediction before ``fit``, NaN or wrongly shaped input raise a ``ValueError`` that
-names the argument; ``sklearn.base.clone`` works.
+starts fresh, and a fit that raises leaves the estimator unfitted; prediction before ``fit``, NaN
+or wrongly shaped input and bad hyperparameters raise a ``ValueError`` that names the argument;
+``sklearn.base.clone`` works.
 """
 
 import copy
