@@ -99,6 +99,15 @@ def require_theta(kernel) -> None:
                       "log_marginal_likelihood() gives the value at the fitted kernel.")
 
 
+def check_theta(theta, fitted) -> np.ndarray:
+    """`theta` (default `fitted`) as a finite float vector of the fitted θ's length."""
+    fitted = np.asarray(fitted, dtype=float)
+    theta = fitted if theta is None else np.asarray(theta, dtype=float)
+    if theta.shape != fitted.shape or not np.all(np.isfinite(theta)):
+        raise ValueError(f"theta must be a finite vector of length {fitted.size}; got {theta!r}.")
+    return theta
+
+
 def check_kernel(kernel, X, optimize_flag: bool):
     """A private copy of `kernel` (default ``SquaredExponential()``), checked against the inputs.
 

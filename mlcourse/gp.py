@@ -22,8 +22,8 @@ from scipy import linalg
 from scipy.linalg import blas as _blas
 
 from ._gp_common import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, check_kernel,
-                         cholesky_jitter, learnable, maximize_log_params, require_theta,
-                         restart_box)
+                         check_theta, cholesky_jitter, learnable, maximize_log_params,
+                         require_theta, restart_box)
 from ._validation import (check_array, check_consistent_length, check_random_state, check_scalar,
                           check_vector)
 from .base import BaseEstimator
@@ -132,15 +132,10 @@ class GaussianProcessRegressor(BaseEstimator):
         if theta is None and not eval_gradient:
             return self.log_marginal_likelihood_value_
         require_theta(self.kernel_)
-        if theta is None:
-            if self.noise_variance_ == 0:
-                raise ValueError("the gradient with respect to ln noise_variance is undefined "
-                                 "at noise_variance = 0; pass theta explicitly.")
-            theta = self.theta_
-        theta = np.asarray(theta, dtype=float)
-        if theta.shape != self.theta_.shape or not np.all(np.isfinite(theta)):
-            raise ValueError(f"theta must be a finite vector of length {self.theta_.size}; "
-                             f"got {theta!r}.")
+        if theta is None and self.noise_variance_ == 0:
+            raise ValueError("the gradient with respect to ln noise_variance is undefined "
+                             "at noise_variance = 0; pass theta explicitly.")
+        theta = check_theta(theta, self.theta_)
         value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient,
                                 strict=False)
         return (float(value), grad) if eval_gradient else float(value)

@@ -19,8 +19,8 @@ import warnings
 import numpy as np
 from scipy import linalg
 
-from ._gp_common import (PARAM_BOUNDS, check_fit_options, check_kernel, maximize_log_params,
-                         require_theta, restart_box)
+from ._gp_common import (PARAM_BOUNDS, check_fit_options, check_kernel, check_theta,
+                         maximize_log_params, require_theta, restart_box)
 from ._validation import (check_array, check_binary_labels, check_consistent_length,
                           check_random_state, encode_labels)
 from .base import BaseEstimator, ClassifierMixin
@@ -186,10 +186,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         if theta is None and not eval_gradient:
             return self.log_marginal_likelihood_value_
         require_theta(self.kernel_)
-        theta = self.kernel_.theta if theta is None else np.asarray(theta, dtype=float)
-        if theta.shape != self.kernel_.theta.shape or not np.all(np.isfinite(theta)):
-            raise ValueError(f"theta must be a finite vector of length "
-                             f"{self.kernel_.theta.size}; got {theta!r}.")
+        theta = check_theta(theta, self.kernel_.theta)
         value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient)
         return (float(value), grad) if eval_gradient else float(value)
 
