@@ -16,7 +16,7 @@ import warnings
 import numpy as np
 from scipy import linalg, optimize
 
-from ._validation import check_scalar
+from ._validation import check_bool, check_scalar
 from .kernels import SquaredExponential
 
 # Jitter: when K (+ noise) is not numerically positive definite — e.g. duplicated inputs with
@@ -75,8 +75,7 @@ def cholesky_jitter(A, what: str = "K"):
 def check_fit_options(n_restarts, optimize_flag) -> None:
     """Validate the `n_restarts` and `optimize` hyperparameters shared by both estimators."""
     check_scalar(n_restarts, "n_restarts", low=0, integer=True)
-    if not isinstance(optimize_flag, (bool, np.bool_)):
-        raise ValueError(f"optimize must be True or False; got {optimize_flag!r}.")
+    check_bool(optimize_flag, "optimize")
 
 
 def learnable(kernel) -> bool:

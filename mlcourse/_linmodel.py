@@ -11,7 +11,7 @@ import numpy as np
 
 from ._logistic import _binary_objective
 from ._optim import newton_minimize
-from ._validation import (ConvergenceWarning, check_array, check_consistent_length,
+from ._validation import (ConvergenceWarning, check_array, check_bool, check_consistent_length,
                           check_scalar, encode_labels)
 from .base import BaseEstimator, ClassifierMixin
 from .special import sigmoid, softmax
@@ -30,14 +30,6 @@ class LinearClassifier(ClassifierMixin, BaseEstimator):
         classes, idx = encode_labels(y, "y", n_classes=n_classes)
         check_consistent_length(X=X, y=idx)
         return X, classes, idx
-
-    def _check_X(self, X):
-        self._check_fitted()
-        X = check_array(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but {type(self).__name__} was "
-                             f"fitted with {self.n_features_in_}.")
-        return X
 
     def decision_function(self, X):
         """Activations: shape (n,) for a binary model (the argument of the link), else (n, K)."""
@@ -88,8 +80,7 @@ class _Regression(LinearClassifier):
 
     def _check_params(self):
         check_scalar(self.alpha, "alpha", low=0)
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}.")
+        check_bool(self.fit_intercept, "fit_intercept")
         if self.max_iter is not None:
             check_scalar(self.max_iter, "max_iter", low=1, integer=True)
         if self.tol is not None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import blas as _blas
 
-from ._validation import (check_array, check_binary_labels, check_consistent_length,
+from ._validation import (check_array, check_binary_labels, check_bool, check_consistent_length,
                           check_vector)
 from ._nll_terms import logit_nll_terms, probit_nll_terms
 
@@ -107,8 +107,7 @@ def _check_weights(w, name, size, what):
 
 
 def _check_flag(hessian):
-    if not isinstance(hessian, (bool, np.bool_)):
-        raise ValueError(f"hessian must be True or False; got {hessian!r}.")
+    check_bool(hessian, "hessian")
 
 
 def _check_binary_problem(w, Phi, t, precision, mean, hessian):

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._sparse_bayes import (NOISE_FLOOR, Posterior, _capped_beta, _check_alpha, _mackay,
                             _posterior_from_gram, _spread)
-from ._validation import check_array, check_consistent_length, check_scalar
+from ._validation import check_array, check_bool, check_consistent_length, check_scalar
 
 __all__ = ["SBLFit", "fit_em"]
 
@@ -70,8 +70,7 @@ def _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol):
     t = check_array(t, "t", ndim=1)
     check_consistent_length(Phi=Phi, t=t)
     check_scalar(beta0, "beta0", low=0, low_inclusive=False)
-    if not isinstance(fix_beta, (bool, np.bool_)):
-        raise ValueError(f"fix_beta must be True or False; got {fix_beta!r}.")
+    check_bool(fix_beta, "fix_beta")
     check_scalar(max_iter, "max_iter", low=1, integer=True)
     check_scalar(tol, "tol", low=0)
     return Phi, t

@@ -203,6 +203,13 @@ def check_option(value, name: str, options):
     raise ValueError(f"Unknown {name} {value!r}; choose one of {', '.join(map(repr, options))}.")
 
 
+def check_bool(value, name: str) -> bool:
+    """Check a True/False hyperparameter (Python or NumPy bool; not 0/1, not a string)."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False; got {value!r}.")
+    return bool(value)
+
+
 def check_random_state(seed) -> np.random.Generator:
     """Turn ``None``, an int or a Generator into a :class:`numpy.random.Generator`."""
     if isinstance(seed, np.random.Generator):

@@ -16,7 +16,7 @@ import inspect
 
 import numpy as np
 
-from ._validation import check_is_fitted
+from ._validation import check_array, check_is_fitted
 
 __all__ = ["BaseEstimator", "ClassifierMixin"]
 
@@ -51,6 +51,20 @@ class BaseEstimator:
 
     def _check_fitted(self, attributes=None) -> None:
         check_is_fitted(self, attributes)
+
+    def _check_X(self, X, name: str = "X", width_attr: str = "n_features_in_") -> np.ndarray:
+        """Input to a prediction method: the estimator is fitted, and `X` is a finite 2-D array
+        with as many columns as the fitted attribute `width_attr` says."""
+        self._check_fitted()
+        return self._check_width(check_array(X, name), name, width_attr)
+
+    def _check_width(self, X, name: str = "X", width_attr: str = "n_features_in_") -> np.ndarray:
+        """`X`, an already validated 2-D array, if it has ``getattr(self, width_attr)`` columns."""
+        width = getattr(self, width_attr)
+        if X.shape[1] != width:
+            raise ValueError(f"{name} has {X.shape[1]} features; this {type(self).__name__} "
+                             f"expects {width} features.")
+        return X
 
     def __repr__(self) -> str:
         sig = inspect.signature(type(self).__init__)

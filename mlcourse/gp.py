@@ -186,7 +186,7 @@ class GaussianProcessRegressor(BaseEstimator):
         C[np.diag_indices_from(C)] += noise
         self.L_, self.jitter_ = cholesky_jitter(C, "K + noise_variance·I")
         self.alpha_ = linalg.cho_solve((self.L_, True), z, check_finite=False)
-        self.X_train_, self.y_train_ = X, z
+        self.X_train_, self.y_train_, self.n_features_in_ = X, z, X.shape[1]
         self.kernel_, self.noise_variance_ = kernel, noise
         self.log_marginal_likelihood_value_ = float(
             -0.5 * z @ self.alpha_ - np.log(np.diag(self.L_)).sum() - 0.5 * len(z) * _LOG_2PI)
@@ -207,14 +207,10 @@ class GaussianProcessRegressor(BaseEstimator):
             are clipped to 0)
         cov : ndarray of shape (m, m), with ``return_cov``
         """
-        self._check_fitted()
         if return_std and return_cov:
             raise ValueError("return_std and return_cov cannot both be True; the std is the "
                              "square root of the covariance's diagonal.")
-        X = check_array(X, "X")
-        if X.shape[1] != self.X_train_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
-                             f"{self.X_train_.shape[1]}.")
+        X = self._check_X(X)
         Ks = self.kernel_(X, self.X_train_).T          # (N, m), Fortran order for LAPACK
         # K*ᵀα through SciPy's BLAS, like the solves (see kernels.sq_dist on mixing the two BLAS)
         mean = _blas.dgemv(1.0, Ks, self.alpha_, trans=1)

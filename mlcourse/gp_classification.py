@@ -222,6 +222,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             kernel = kernel.with_theta(theta)
         m = _laplace_mode(kernel(X), t)
         self.classes_, self.X_train_, self.y_train_, self.kernel_ = classes, X, t, kernel
+        self.n_features_in_ = X.shape[1]
         self.latent_mode_, self.pi_, self.W_sr_, self.L_ = m["f"], m["pi"], m["W_sr"], m["L"]
         self.log_marginal_likelihood_value_ = m["lml"]
         return self
@@ -236,11 +237,7 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         -------
         mean, var : ndarray of shape (m,)
         """
-        self._check_fitted()
-        X = check_array(X, "X")
-        if X.shape[1] != self.X_train_.shape[1]:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
-                             f"{self.X_train_.shape[1]}.")
+        X = self._check_X(X)
         Ks = self.kernel_(self.X_train_, X)
         mean = Ks.T @ (self.y_train_ - self.pi_)
         v = linalg.solve_triangular(self.L_, self.W_sr_[:, None] * Ks, lower=True,

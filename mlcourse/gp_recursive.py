@@ -126,13 +126,12 @@ class KalmanGPRegressor(BaseEstimator):
         check_consistent_length(X=X, y=z)
         check_scalar(self.weight_variance, "weight_variance", low=0, low_inclusive=False)
         check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
+        if hasattr(self, "mean_"):
+            self._check_width(X)               # more data for a fitted filter: the same columns
         Phi = self._features(X)
         if not hasattr(self, "mean_"):
             self.n_features_in_ = X.shape[1]
             self._start(Phi.shape[1])
-        elif X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
-                             f"{self.n_features_in_}.")
         w, S, var_v = self.mean_.copy(), self.cov_.copy(), float(self.noise_variance)
         e, s = np.empty(len(z)), np.empty(len(z))
         for n, (phi, zn) in enumerate(zip(Phi, z)):
@@ -166,11 +165,7 @@ class KalmanGPRegressor(BaseEstimator):
         mean : ndarray of shape (m,)
         std : ndarray of shape (m,), only with ``return_std=True``
         """
-        self._check_fitted()
-        X = check_array(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features; the model was fitted with "
-                             f"{self.n_features_in_}.")
+        X = self._check_X(X)
         Phi = self._features(X)
         mean = Phi @ self.mean_
         if not return_std:

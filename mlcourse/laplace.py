@@ -18,7 +18,7 @@ from scipy import linalg
 from ._laplace import LaplaceResult, fit_laplace, laplace_approximation
 from ._linmodel import LinearClassifier, _design_matrix
 from ._logistic import _binary_objective, logit_nll_terms
-from ._validation import check_option, check_random_state, check_scalar
+from ._validation import check_bool, check_option, check_random_state, check_scalar
 from .special import sigmoid
 
 __all__ = ["probit_approximation", "laplace_approximation", "LaplaceResult",
@@ -130,8 +130,7 @@ class BayesianLogisticRegression(LinearClassifier):
         """
         self._reset()                      # first: a failed fit leaves the estimator unfitted
         alpha = check_scalar(self.prior_precision, "prior_precision", low=0, low_inclusive=False)
-        if not isinstance(self.fit_intercept, (bool, np.bool_)):
-            raise ValueError(f"fit_intercept must be True or False; got {self.fit_intercept!r}.")
+        check_bool(self.fit_intercept, "fit_intercept")
         X, classes, idx = self._validate_data(X, y, n_classes=2)
         Phi = _design_matrix(X, self.fit_intercept)
         t = idx.astype(float)

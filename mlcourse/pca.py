@@ -17,7 +17,7 @@ import numpy as np
 
 from ._fisher import fisher_criterion, fisher_direction
 from ._pca_routes import RANK_RTOL, ROUTES, ZERO_VARIANCE_RULE, flip_signs, zero_variance_tol
-from ._validation import check_array, check_option, check_scalar
+from ._validation import check_array, check_bool, check_option, check_scalar
 from .base import BaseEstimator
 
 __all__ = ["PCA", "profile_likelihood", "fisher_direction", "fisher_criterion"]
@@ -73,8 +73,7 @@ class PCA(BaseEstimator):
         self._reset()                                   # any failed fit leaves no fitted state
         X = check_array(X, "X", min_samples=2)
         method = check_option(self.method, "method", METHODS)
-        if not isinstance(self.whiten, (bool, np.bool_)):
-            raise ValueError(f"whiten must be True or False; got {self.whiten!r}.")
+        check_bool(self.whiten, "whiten")
         n, d = X.shape
         limit = min(n, d) if method != "dual" else min(n - 1, d)
         k = limit if self.n_components is None else check_scalar(
@@ -112,13 +111,6 @@ class PCA(BaseEstimator):
         self.n_components_, self.n_samples_, self.n_features_in_ = len(scatter_vals), n, d
         self.mean_ = mean
         return self
-
-    def _check_X(self, X, name: str, width_attr: str) -> np.ndarray:
-        self._check_fitted()
-        X, width = check_array(X, name), getattr(self, width_attr)
-        if X.shape[1] != width:
-            raise ValueError(f"{name} has {X.shape[1]} columns; this PCA expects {width}.")
-        return X
 
     def transform(self, X) -> np.ndarray:
         """Projections z_ni = (x_n − x̄)ᵀu_i, shape (N, M); divided by √variance if ``whiten``."""

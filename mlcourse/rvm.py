@@ -23,8 +23,8 @@ from ._rvm_fast import (ALIGNMENT_MAX, alpha_marginal, fit_sequential, optimal_a
 from ._rvm_fit import SBLFit, fit_em
 from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, _spread, evidence_gradient,
                             log_evidence, log_evidence_direct, posterior, reestimate)
-from ._validation import (ConvergenceWarning, check_array, check_consistent_length, check_option,
-                          check_scalar, check_vector)
+from ._validation import (ConvergenceWarning, check_array, check_bool, check_consistent_length,
+                          check_option, check_scalar, check_vector)
 from .base import BaseEstimator
 
 __all__ = ["RVMRegressor", "ConvergenceWarning", "posterior", "log_evidence",
@@ -153,8 +153,7 @@ class RVMRegressor(BaseEstimator):
         check_consistent_length(X=X, y=y)
         self._kernel_function()
         method = check_option(self.method, "method", _METHODS)
-        if not isinstance(self.bias, (bool, np.bool_)):
-            raise ValueError(f"bias must be True or False; got {self.bias!r}.")
+        check_bool(self.bias, "bias")
         if self.noise_variance is not None:
             check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
         check_scalar(self.max_iter, "max_iter", low=1, integer=True)
@@ -212,11 +211,7 @@ class RVMRegressor(BaseEstimator):
         mean : ndarray of shape (n,)
         std : ndarray of shape (n,), only if `return_std`
         """
-        self._check_fitted()
-        X = check_array(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but the model was fitted with "
-                             f"{self.n_features_in_}.")
+        X = self._check_X(X)
         has_b = np.isfinite(self.intercept_alpha_)
         Phi = self._basis(X, self.relevance_vectors_, has_b)
         w = np.r_[self.coef_, [self.intercept_] if has_b else []]

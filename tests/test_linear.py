@@ -550,7 +550,7 @@ def test_predict_before_fit_and_wrong_width(cls):
         cls().predict_proba(X3)
     X, y = overlapping(np.random.default_rng(7))
     m = cls().fit(X, y)
-    with pytest.raises(ValueError, match="X has 2 features, but .* fitted with 3"):
+    with pytest.raises(ValueError, match="X has 2 features; this .* expects 3"):
         m.predict(X[:, :2])
 
 

@@ -329,9 +329,9 @@ def test_transform_before_fit_and_wrong_width():
     with pytest.raises(ValueError, match="not fitted yet"):
         pca.transform(GOOD)
     pca.fit(GOOD)
-    with pytest.raises(ValueError, match="X has 2 columns; this PCA expects 3"):
+    with pytest.raises(ValueError, match="X has 2 features; this PCA expects 3"):
         pca.transform(GOOD[:, :2])
-    with pytest.raises(ValueError, match="Z has 3 columns; this PCA expects 2"):
+    with pytest.raises(ValueError, match="Z has 3 features; this PCA expects 2"):
         pca.inverse_transform(GOOD)
 
 
