@@ -17,6 +17,7 @@ from scipy import linalg
 
 from ._optim import newton_minimize
 from ._validation import ConvergenceWarning, check_array
+from .special import LOG_2PI
 
 __all__ = ["LaplaceResult", "fit_laplace", "laplace_approximation", "numerical_gradient",
            "numerical_hessian", "numerical_jacobian"]
@@ -27,7 +28,6 @@ _EPS = np.finfo(float).eps
 # ε^(1/4) ≈ 1.2e-4 does the same for a second difference (O(h²) against O(ε/h²), ≈ 1.5e-8).
 FD_STEP_FIRST = _EPS ** (1 / 3)
 FD_STEP_SECOND = _EPS ** (1 / 4)
-_LOG_2PI = np.log(2.0 * np.pi)
 
 
 def _steps(z, rel):
@@ -114,7 +114,7 @@ class LaplaceResult:
             raise ValueError(f"z must have last dimension {len(z0)}; got shape {z.shape}.")
         u = (zz - z0) @ self._chol                       # ‖Lᵀ(z − z₀)‖² = (z − z₀)ᵀA(z − z₀)
         log_det_half = np.sum(np.log(np.diag(self._chol)))
-        return -0.5 * np.sum(u * u, axis=-1) - 0.5 * len(z0) * _LOG_2PI + log_det_half
+        return -0.5 * np.sum(u * u, axis=-1) - 0.5 * len(z0) * LOG_2PI + log_det_half
 
 
 def fit_laplace(fun, x0, log_f_offset: float = 0.0, scalar: bool = False,
@@ -141,7 +141,7 @@ def fit_laplace(fun, x0, log_f_offset: float = 0.0, scalar: bool = False,
     M = len(res.x)
     cov = linalg.cho_solve((L, True), np.eye(M))
     log_f0 = -res.fun + log_f_offset
-    log_Z = log_f0 + 0.5 * M * _LOG_2PI - np.sum(np.log(np.diag(L)))
+    log_Z = log_f0 + 0.5 * M * LOG_2PI - np.sum(np.log(np.diag(L)))
     if scalar:
         mode, prec, cov = float(res.x[0]), float(A[0, 0]), float(cov[0, 0])
     else:

@@ -17,6 +17,7 @@ import numpy as np
 from ._sparse_bayes import (NOISE_FLOOR, Posterior, _capped_beta, _check_alpha, _mackay,
                             _posterior_from_gram, _spread)
 from ._validation import check_array, check_bool, check_consistent_length, check_scalar
+from .special import LOG_2PI
 
 __all__ = ["SBLFit", "fit_em"]
 
@@ -108,7 +109,7 @@ class _Tracker:
         self.gamma = 1.0 - a * self.post.var
         logdet_C = -self.n * np.log(beta) - np.log(a).sum() + self.post.logdet_precision
         fit = beta * (self.r @ self.r) + a @ self.post.mean**2
-        self.log_ev = -0.5 * (self.n * np.log(2 * np.pi) + logdet_C + fit)
+        self.log_ev = -0.5 * (self.n * LOG_2PI + logdet_C + fit)
         return self
 
     def beta_update(self):

@@ -17,6 +17,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, cholesky, lapack, solve_triangular
 
 from ._validation import check_array
+from .special import LOG_2PI
 
 # A weight whose prior precision exceeds PRUNE_ALPHA is pruned (α → ∞). The loops (fit_em,
 # fit_sequential) apply it to unit-norm basis functions and unit-RMS targets, where a pruned
@@ -173,7 +174,7 @@ def log_evidence(Phi, t, alpha, beta, post: Posterior | None = None) -> float:
     n = len(t)
     logdet_C = (-np.sum(np.broadcast_to(np.log(beta), t.shape)) - np.log(alpha[active]).sum()
                 + post.logdet_precision)
-    return -0.5 * (n * np.log(2 * np.pi) + logdet_C + data_fit + prior_fit)
+    return -0.5 * (n * LOG_2PI + logdet_C + data_fit + prior_fit)
 
 
 def log_evidence_direct(Phi, t, alpha, beta) -> float:
@@ -183,7 +184,7 @@ def log_evidence_direct(Phi, t, alpha, beta) -> float:
     C = np.diag(np.broadcast_to(1.0 / beta, t.shape)) + (P / alpha[active]) @ P.T
     L = cholesky(C, lower=True)
     z = solve_triangular(L, t, lower=True)
-    return -0.5 * (len(t) * np.log(2 * np.pi) + 2 * np.log(np.diag(L)).sum() + z @ z)
+    return -0.5 * (len(t) * LOG_2PI + 2 * np.log(np.diag(L)).sum() + z @ z)
 
 
 def evidence_gradient(Phi, t, alpha, beta):

@@ -29,10 +29,10 @@ from ._validation import (check_array, check_consistent_length, check_random_sta
 from .base import BaseEstimator
 from .gp_classification import GaussianProcessClassifier
 from .gp_recursive import KalmanGPRegressor
+from .special import LOG_2PI
 
 __all__ = ["GaussianProcessRegressor", "GaussianProcessClassifier", "KalmanGPRegressor"]
 
-_LOG_2PI = np.log(2.0 * np.pi)
 
 
 class GaussianProcessRegressor(BaseEstimator):
@@ -104,7 +104,7 @@ class GaussianProcessRegressor(BaseEstimator):
         else:
             L, _ = cholesky_jitter(K, "K + noise_variance·I")
         alpha = linalg.cho_solve((L, True), z, check_finite=False)
-        value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * _LOG_2PI
+        value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * LOG_2PI
         if not eval_gradient:
             return value, None
         W = np.outer(alpha, alpha) - linalg.cho_solve((L, True), np.eye(len(z)),
@@ -189,7 +189,7 @@ class GaussianProcessRegressor(BaseEstimator):
         self.X_train_, self.y_train_, self.n_features_in_ = X, z, X.shape[1]
         self.kernel_, self.noise_variance_ = kernel, noise
         self.log_marginal_likelihood_value_ = float(
-            -0.5 * z @ self.alpha_ - np.log(np.diag(self.L_)).sum() - 0.5 * len(z) * _LOG_2PI)
+            -0.5 * z @ self.alpha_ - np.log(np.diag(self.L_)).sum() - 0.5 * len(z) * LOG_2PI)
         if learnable(kernel):
             self.theta_ = np.r_[kernel.theta, np.log(noise) if noise > 0 else -np.inf]
         return self

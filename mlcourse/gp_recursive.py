@@ -17,10 +17,10 @@ import numpy as np
 from ._validation import check_array, check_consistent_length, check_scalar, check_vector
 from .base import BaseEstimator
 from .kernels import BasisKernel
+from .special import LOG_2PI
 
 __all__ = ["KalmanGPRegressor", "affine_basis"]
 
-_LOG_2PI = np.log(2.0 * np.pi)
 
 
 def affine_basis(X) -> np.ndarray:
@@ -145,7 +145,7 @@ class KalmanGPRegressor(BaseEstimator):
         self.innovations_ = np.r_[self.innovations_, e]
         self.innovation_variances_ = np.r_[self.innovation_variances_, s]
         self.log_marginal_likelihood_value_ += float(
-            -0.5 * np.sum(e**2 / s + np.log(s) + _LOG_2PI))
+            -0.5 * np.sum(e**2 / s + np.log(s) + LOG_2PI))
         return self
 
     def predict(self, X, return_std=False):
