@@ -12,8 +12,6 @@ that build on them (Laplace approximation, RVM and GP classification).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from scipy import linalg
 
@@ -25,7 +23,7 @@ from ._logistic import (_binary_objective, _softmax_objective, check_precision,
 from ._first_order import gradient_descent, sgd
 from ._optim import OptimizeResult, newton_minimize, restrict
 from ._validation import ConvergenceWarning, check_option, check_random_state, check_scalar
-from .special import probit
+from .special import probit, sigmoid
 
 __all__ = ["GaussianGenerativeClassifier", "LogisticRegression", "SoftmaxRegression",
            "ProbitRegression", "SeparationWarning", "ConvergenceWarning", "design_matrix",
@@ -106,8 +104,7 @@ class LogisticRegression(_Regression):
 
         def step(w, n, eta):                          # w −= η ∇E_n = η{(y_n − t_n)φ_n + A(w)/N}
             phi = Phi[n]
-            y = 1.0 / (1.0 + math.exp(-min(max(float(phi @ w), -700.0), 700.0)))
-            w -= eta * ((y - t[n]) * phi + A_n * w)
+            w -= eta * ((sigmoid(float(phi @ w)) - t[n]) * phi + A_n * w)
 
         # η₀ ≤ 1/L_n for every n, L_n = ‖φ_n‖²/4 + alpha/N the curvature bound of E_n: no single
         # step overshoots the minimum of the sample's own loss
