@@ -16,7 +16,7 @@ import numpy as np
 from scipy import linalg
 
 from ._laplace import LaplaceResult, fit_laplace, laplace_approximation
-from ._linmodel import LinearClassifier, _design_matrix
+from ._linmodel import LinearClassifier, _design_matrix, _prior_precision, _split_weights
 from ._logistic import _binary_objective, logit_nll_terms
 from ._validation import check_bool, check_option, check_random_state, check_scalar
 from .special import sigmoid
@@ -134,9 +134,7 @@ class BayesianLogisticRegression(LinearClassifier):
         X, classes, idx = self._validate_data(X, y, n_classes=2)
         Phi = _design_matrix(X, self.fit_intercept)
         t = idx.astype(float)
-        A = np.full(Phi.shape[1], float(alpha))
-        if self.fit_intercept:
-            A[0] = 0.0                            # flat prior on the intercept
+        A = _prior_precision(Phi.shape[1], alpha, self.fit_intercept)  # flat on the intercept
         # ln f(w) = ln p(t|w) + ln N(w_pen | 0, α⁻¹I) = −E(w) + ½ d ln(α/2π), d = #penalised
         offset = 0.5 * np.count_nonzero(A) * np.log(alpha / (2 * np.pi))
         post = fit_laplace(lambda w: _binary_objective(logit_nll_terms, w, Phi, t, A, None),
@@ -144,8 +142,7 @@ class BayesianLogisticRegression(LinearClassifier):
         self.classes_, self.n_features_in_ = classes, X.shape[1]
         self.posterior_mean_, self.posterior_cov_ = post.mode, post.covariance
         self.posterior_precision_, self.log_evidence_ = post.precision, post.log_normalizer
-        self.coef_ = post.mode[None, 1:] if self.fit_intercept else post.mode[None, :]
-        self.intercept_ = post.mode[:1] if self.fit_intercept else np.zeros(1)
+        self.coef_, self.intercept_ = _split_weights(post.mode[None, :], self.fit_intercept)
         self.n_iter_ = post.n_iter
         self.posterior_precision_cholesky_ = post._chol   # L with S_N⁻¹ = LLᵀ
         return self

@@ -16,7 +16,8 @@ import numpy as np
 from scipy import linalg
 
 from ._generative import GaussianGenerativeClassifier
-from ._linmodel import _DEFAULTS, SeparationWarning, _Regression, design_matrix
+from ._linmodel import (_DEFAULTS, SeparationWarning, _prior_precision, _Regression,
+                        design_matrix)
 from ._logistic import (_binary_objective, _softmax_objective, check_precision,
                         logistic_objective, logit_nll_terms, probit_nll_terms, probit_objective,
                         softmax_objective, weighted_gram)
@@ -89,9 +90,9 @@ class LogisticRegression(_Regression):
         if self.solver == "irls":
             return self._newton(logit_nll_terms, Phi, t, stop)
         N, M = Phi.shape
-        A = self._precision(M)
-        max_iter, tol = _DEFAULTS[self.solver]
-        max_iter, tol = self.max_iter or max_iter, (self.tol or tol) * N
+        A = _prior_precision(M, self.alpha, self.fit_intercept)
+        max_iter, tol = self._stopping(self.solver)
+        tol *= N                                      # tol bounds the mean gradient, max|∇E|/N
 
         def fun(w):
             return _binary_objective(logit_nll_terms, w, Phi, t, A, None, hessian=False)
@@ -164,22 +165,21 @@ class SoftmaxRegression(_Regression):
     def _solve(self, Phi, idx, stop):
         M, K = Phi.shape[1], int(idx.max()) + 1
         T = np.eye(K)[idx]
-        A = self._precision(M)
+        A = _prior_precision(M, self.alpha, self.fit_intercept)
         # fix the last class's unpenalised weights at 0 (removes the shift redundancy) ...
         free = np.ones((K, M), dtype=bool)
         free[-1, A == 0] = False
         free = free.ravel()
         A_full = np.tile(A, K)
         fun = restrict(lambda w: _softmax_objective(w, Phi, T, A_full, None), free, np.zeros(K * M))
-        max_iter, tol = _DEFAULTS["irls"]
+        max_iter, tol = self._stopping()
         full = np.zeros(K * M)
 
         def embed(v):
             full[free] = v
             return full
 
-        res = newton_minimize(fun, np.zeros(free.sum()), tol=self.tol or tol,
-                              max_iter=self.max_iter or max_iter,
+        res = newton_minimize(fun, np.zeros(free.sum()), tol=tol, max_iter=max_iter,
                               stop=None if stop is None else (lambda v: stop(embed(v))))
         # ... then centre them over the classes, which changes no probability
         W = embed(res.x).reshape(K, M).copy()
