@@ -51,12 +51,16 @@ def probit_approximation(mean, var):
     if np.any(var < 0):
         raise ValueError("var must be non-negative (it is a variance).")
     try:
-        kappa = 1.0 / np.sqrt(1.0 + np.pi * var / 8.0)
-        out = sigmoid(kappa * mean)
+        out = sigmoid(_kappa(var) * mean)
     except ValueError:
         raise ValueError(f"mean and var must broadcast together; got shapes {mean.shape} and "
                          f"{var.shape}.") from None
     return out[()] if out.ndim == 0 else out
+
+
+def _kappa(var):
+    """κ(σ²) = (1 + πσ²/8)^(−1/2), Bishop (4.154)."""
+    return 1.0 / np.sqrt(1.0 + np.pi * var / 8.0)
 
 
 def _finite_array(a, name):
@@ -187,18 +191,18 @@ class BayesianLogisticRegression(LinearClassifier):
         check_option(method, "method", ("probit", "monte_carlo", "map"))
         check_scalar(n_samples, "n_samples", low=1, integer=True)
         rng = check_random_state(random_state)
-        mean, var = self.predict_activation(X)
-        if method == "probit":                  # σ(−x) = 1 − σ(x): both columns without cancellation
-            return np.column_stack([probit_approximation(-mean, var),
-                                    probit_approximation(mean, var)])
         if method == "map":
-            return np.column_stack([sigmoid(-mean), sigmoid(mean)])
+            return super().predict_proba(X)     # σ(μ_a) from coef_ and intercept_ = w_MAP
+        if method == "probit":
+            mean, var = self.predict_activation(X)
+            a = _kappa(var) * mean              # σ(−a) = 1 − σ(a): both columns without cancellation
+            return np.column_stack([sigmoid(-a), sigmoid(a)])
+        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
         Z = rng.standard_normal((len(self.posterior_mean_), n_samples))
         # w = m_N + L⁻ᵀz has covariance L⁻ᵀL⁻¹ = S_N: a triangular solve, no SVD or eigenvectors,
         # so the draws do not depend on a LAPACK's choice of signs
         L = self.posterior_precision_cholesky_
         W = self.posterior_mean_[:, None] + linalg.solve_triangular(L.T, Z)
-        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
         rows = max(1, 2**22 // n_samples)                # bound the (rows × n_samples) block
         p = np.concatenate([sigmoid(Phi[i:i + rows] @ W).mean(axis=1)
                             for i in range(0, len(Phi), rows)])
