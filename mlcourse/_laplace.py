@@ -93,6 +93,8 @@ class LaplaceResult:
     n_iter : int
         Newton steps taken.
     converged : bool
+    cholesky : ndarray of shape (M, M)
+        Lower-triangular L with A = LLᵀ (also for a scalar problem, then of shape (1, 1)).
     """
 
     mode: object
@@ -102,7 +104,7 @@ class LaplaceResult:
     log_f_mode: float
     n_iter: int
     converged: bool
-    _chol: np.ndarray = field(repr=False, default=None)
+    cholesky: np.ndarray = field(repr=False, default=None)
 
     def logpdf(self, z):
         """ln q(z) = ln N(z | z₀, A⁻¹), for z of shape (..., M) (shape (...) if scalar)."""
@@ -111,8 +113,8 @@ class LaplaceResult:
         zz = z[..., None] if np.ndim(self.mode) == 0 else z
         if zz.shape[-1:] != z0.shape:
             raise ValueError(f"z must have last dimension {len(z0)}; got shape {z.shape}.")
-        u = (zz - z0) @ self._chol                       # ‖Lᵀ(z − z₀)‖² = (z − z₀)ᵀA(z − z₀)
-        log_det_half = np.sum(np.log(np.diag(self._chol)))
+        u = (zz - z0) @ self.cholesky                    # ‖Lᵀ(z − z₀)‖² = (z − z₀)ᵀA(z − z₀)
+        log_det_half = np.sum(np.log(np.diag(self.cholesky)))
         return -0.5 * np.sum(u * u, axis=-1) - 0.5 * len(z0) * LOG_2PI + log_det_half
 
 

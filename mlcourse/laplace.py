@@ -148,7 +148,7 @@ class BayesianLogisticRegression(LinearClassifier):
         self.posterior_precision_, self.log_evidence_ = post.precision, post.log_normalizer
         self.coef_, self.intercept_ = _split_weights(post.mode[None, :], self.fit_intercept)
         self.n_iter_ = post.n_iter
-        self.posterior_precision_cholesky_ = post._chol   # L with S_N⁻¹ = LLᵀ
+        self.posterior_precision_cholesky_ = post.cholesky   # L with S_N⁻¹ = LLᵀ
         return self
 
     def predict_activation(self, X):
