@@ -36,24 +36,17 @@ def _objective(model, d):
     return softmax_objective(W.ravel(), Phi, np.eye(W.shape[0])[d["y"]], A, hessian=False)[0]
 
 
-def _same(d):
-    def same(ours, theirs):
-        close = np.max(np.abs(ours.predict_proba(d["X"]) - theirs.predict_proba(d["X"]))) <= 1e-2
-        e_ours, e_theirs = _objective(ours, d), _objective(theirs, d)
-        return close and e_ours <= e_theirs + 1e-9 and e_theirs - e_ours <= 1e-4 * e_ours
-    return same
+def _same(ours, theirs, d):
+    close = np.max(np.abs(ours.predict_proba(d["X"]) - theirs.predict_proba(d["X"]))) <= 1e-2
+    e_ours, e_theirs = _objective(ours, d), _objective(theirs, d)
+    return close and e_ours <= e_theirs + 1e-9 and e_theirs - e_ours <= 1e-4 * e_ours
 
 
 def _case(name, loader, ours):
-    state = {}
-
-    def setup(quick):
-        state.update(_standardised(loader, quick))
-        return state
-
-    return Case(name=name, setup=setup, ours=lambda d: ours().fit(d["X"], d["y"]),
+    return Case(name=name, setup=lambda quick: _standardised(loader, quick),
+                ours=lambda d: ours().fit(d["X"], d["y"]),
                 theirs=lambda d: SkLogistic(C=1 / ALPHA).fit(d["X"], d["y"]),
-                same=lambda a, b: _same(state)(a, b), goal=0.6)
+                same=_same, goal=0.6)
 
 
 CASES = [

@@ -26,7 +26,7 @@ def _sklearn(d):
     return SkPCA(n_components=d["k"], svd_solver="full").fit(d["X"])
 
 
-def _same(a, b, tol=1e-8):
+def _same(a, b, _inputs, tol=1e-8):
     """Same variances (relative 1e-8) and the same components up to sign (absolute 1e-8)."""
     signs = np.sign(np.sum(a.components_ * b.components_, axis=1))[:, None]
     return (np.allclose(a.explained_variance_, b.explained_variance_, rtol=tol, atol=0)

@@ -8,6 +8,7 @@ against the case's goal.
 
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -25,8 +26,9 @@ class Case:
         Builds the inputs (seeded). ``quick=True`` must give a small version, used by the tests.
     ours, theirs : callable(inputs: dict) -> result
         The mlcourse computation and the baseline computation.
-    same : callable(ours_result, theirs_result) -> bool
-        True when both computed the same thing (within a stated tolerance).
+    same : callable(ours_result, theirs_result, inputs: dict) -> bool
+        True when both computed the same thing (within a stated tolerance); gets the inputs too,
+        e.g. to compare two fitted models on them.
     goal : float
         Target ratio ours/theirs (lower is faster); e.g. 0.6 means "at most 0.6x".
     baseline : str
@@ -37,7 +39,7 @@ class Case:
     setup: Callable[[bool], dict]
     ours: Callable[[dict], Any]
     theirs: Callable[[dict], Any]
-    same: Callable[[Any, Any], bool]
+    same: Callable[[Any, Any, dict], bool]
     goal: float
     baseline: str = "scikit-learn"
 
@@ -57,16 +59,10 @@ class Result:
         return self.ratio <= self.case.goal
 
 
-def _median(xs):
-    xs = sorted(xs)
-    n = len(xs)
-    return xs[n // 2] if n % 2 else 0.5 * (xs[n // 2 - 1] + xs[n // 2])
-
-
 def run_case(case: Case, repeat: int = 7, quick: bool = False) -> Result:
     inputs = case.setup(quick)
     a, b = case.ours(inputs), case.theirs(inputs)   # warm-up, and the correctness check
-    if not case.same(a, b):
+    if not case.same(a, b, inputs):
         raise AssertionError(f"{case.name}: mlcourse and {case.baseline} disagree")
     ours, theirs = [], []
     for _ in range(repeat):                          # alternate, so drift hits both equally
@@ -76,7 +72,7 @@ def run_case(case: Case, repeat: int = 7, quick: bool = False) -> Result:
         t0 = time.perf_counter()
         case.theirs(inputs)
         theirs.append(time.perf_counter() - t0)
-    return Result(case, _median(ours), _median(theirs))
+    return Result(case, statistics.median(ours), statistics.median(theirs))
 
 
 def format_table(results) -> str:

@@ -43,10 +43,9 @@ def numerical_gradient(f, z) -> np.ndarray:
 
 def numerical_jacobian(g, z) -> np.ndarray:
     """The Jacobian of a vector function g at z by central differences, symmetrised (g is a
-    gradient, so its Jacobian is a Hessian), shape (M, M)."""
-    z = np.asarray(z, dtype=float)
-    h = _steps(z, FD_STEP_FIRST)
-    J = np.array([(g(z + hi * e) - g(z - hi * e)) / (2 * hi) for hi, e in zip(h, np.eye(len(z)))])
+    gradient, so its Jacobian is a Hessian), shape (M, M): :func:`numerical_gradient` of g,
+    whose row i is ∂g/∂z_i."""
+    J = numerical_gradient(g, z)
     return 0.5 * (J + J.T)
 
 
@@ -94,6 +93,8 @@ class LaplaceResult:
     n_iter : int
         Newton steps taken.
     converged : bool
+    cholesky : ndarray of shape (M, M)
+        Lower-triangular L with A = LLᵀ (also for a scalar problem, then of shape (1, 1)).
     """
 
     mode: object
@@ -103,7 +104,7 @@ class LaplaceResult:
     log_f_mode: float
     n_iter: int
     converged: bool
-    _chol: np.ndarray = field(repr=False, default=None)
+    cholesky: np.ndarray = field(repr=False, default=None)
 
     def logpdf(self, z):
         """ln q(z) = ln N(z | z₀, A⁻¹), for z of shape (..., M) (shape (...) if scalar)."""
@@ -112,8 +113,8 @@ class LaplaceResult:
         zz = z[..., None] if np.ndim(self.mode) == 0 else z
         if zz.shape[-1:] != z0.shape:
             raise ValueError(f"z must have last dimension {len(z0)}; got shape {z.shape}.")
-        u = (zz - z0) @ self._chol                       # ‖Lᵀ(z − z₀)‖² = (z − z₀)ᵀA(z − z₀)
-        log_det_half = np.sum(np.log(np.diag(self._chol)))
+        u = (zz - z0) @ self.cholesky                    # ‖Lᵀ(z − z₀)‖² = (z − z₀)ᵀA(z − z₀)
+        log_det_half = np.sum(np.log(np.diag(self.cholesky)))
         return -0.5 * np.sum(u * u, axis=-1) - 0.5 * len(z0) * LOG_2PI + log_det_half
 
 
@@ -210,8 +211,9 @@ def laplace_approximation(log_density, x0, grad=None, hess=None) -> LaplaceResul
     g = shaped(grad, "grad", (M,)) if grad is not None else None
     g_raw = shaped(grad, "grad", (M,), finite=False) if grad is not None else None  # for steps
     H = shaped(hess, "hess", (M, M)) if hess is not None else None
-    if not np.isfinite(ln_f(z0)):
-        raise ValueError(f"log_density(x0) must be finite; got {ln_f(z0)} at x0 = {x0!r}.")
+    lf0 = ln_f(z0)
+    if not np.isfinite(lf0):
+        raise ValueError(f"log_density(x0) must be finite; got {lf0} at x0 = {x0!r}.")
 
     outside = (np.inf, np.zeros(M), np.eye(M))   # the line search backs off from such points
 

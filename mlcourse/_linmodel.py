@@ -73,6 +73,20 @@ def _design_matrix(X, fit_intercept: bool) -> np.ndarray:
     return np.column_stack([np.ones(len(X)), X]) if fit_intercept else X
 
 
+def _prior_precision(n_weights: int, alpha: float, fit_intercept: bool) -> np.ndarray:
+    """The diagonal prior precision: α for every weight, 0 (a flat prior) for the intercept
+    w₀ = Φ's first column when ``fit_intercept`` (scikit-learn's convention)."""
+    A = np.full(n_weights, float(alpha))
+    if fit_intercept:
+        A[0] = 0.0
+    return A
+
+
+def _split_weights(W, fit_intercept: bool):
+    """``(coef_, intercept_)`` from weights W of shape (K, M) ordered as Φ's columns."""
+    return (W[:, 1:], W[:, 0]) if fit_intercept else (W, np.zeros(len(W)))
+
+
 class _Regression(LinearClassifier):
     """Hyperparameter checks, Φ, the prior and the fit loop shared by the three models."""
 
@@ -86,12 +100,10 @@ class _Regression(LinearClassifier):
         if self.tol is not None:
             check_scalar(self.tol, "tol", low=0, low_inclusive=False)
 
-    def _precision(self, n_weights):
-        """α for every weight, 0 for the intercept (scikit-learn's convention)."""
-        A = np.full(n_weights, float(self.alpha))
-        if self.fit_intercept:
-            A[0] = 0.0
-        return A
+    def _stopping(self, solver="irls"):
+        """(max_iter, tol): the user's, or else the solver's defaults."""
+        max_iter, tol = _DEFAULTS[solver]
+        return self.max_iter or max_iter, self.tol or tol
 
     def fit(self, X, y):
         """Fit by maximising the (penalised) likelihood; returns self.
@@ -124,10 +136,9 @@ class _Regression(LinearClassifier):
         elif not res.converged:
             warnings.warn(f"{type(self).__name__} did not converge in {res.n_iter} iterations; "
                           "increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
-        W = res.x.reshape(-1, Phi.shape[1])
         self.classes_, self.n_features_in_ = classes, X.shape[1]
-        self.coef_ = W[:, 1:] if self.fit_intercept else W
-        self.intercept_ = W[:, 0] if self.fit_intercept else np.zeros(len(W))
+        self.coef_, self.intercept_ = _split_weights(res.x.reshape(-1, Phi.shape[1]),
+                                                     self.fit_intercept)
         self.n_iter_, self.loss_curve_ = res.n_iter, np.array(res.history)
         return self
 
@@ -138,8 +149,7 @@ class _Regression(LinearClassifier):
         return bool(np.all(s * (Phi @ w) > 0))
 
     def _newton(self, terms, Phi, t, stop):
-        max_iter, tol = _DEFAULTS["irls"]
-        A = self._precision(Phi.shape[1])
+        max_iter, tol = self._stopping()
+        A = _prior_precision(Phi.shape[1], self.alpha, self.fit_intercept)
         return newton_minimize(lambda w: _binary_objective(terms, w, Phi, t, A, None),
-                               np.zeros(Phi.shape[1]), tol=self.tol or tol,
-                               max_iter=self.max_iter or max_iter, stop=stop)
+                               np.zeros(Phi.shape[1]), tol=tol, max_iter=max_iter, stop=stop)

@@ -48,7 +48,8 @@ def probit_nll_terms(a, t):
         d2 = lam * (u + lam)
     tail = u < PROBIT_TAIL
     if np.any(tail):
-        d2 = np.where(tail, _probit_curvature_tail(np.where(tail, u, PROBIT_TAIL)), d2)
+        d2 = np.asarray(d2)                          # (a 0-d array for a scalar u, as before)
+        d2[tail] = _probit_curvature_tail(np.asarray(u)[tail])  # the series only where needed
     return -log_cdf, -s * lam, d2
 
 
@@ -63,13 +64,15 @@ _TAIL_TERMS = 10
 _SQRT_2_OVER_PI = np.sqrt(2.0 / np.pi)
 _SQRT_HALF = np.sqrt(0.5)
 _DOUBLE_FACTORIALS = np.cumprod(np.r_[1.0, np.arange(1.0, 2.0 * _TAIL_TERMS + 1, 2.0)])
+_SIGNS = (-1.0) ** np.arange(_TAIL_TERMS)
+_S_COEFS = _SIGNS * _DOUBLE_FACTORIALS[:_TAIL_TERMS]         # (−1)^m (2m − 1)!!, (−1)!! = 1
+_P_COEFS = _SIGNS * _DOUBLE_FACTORIALS[1:_TAIL_TERMS + 1]    # (−1)^m (2m + 1)!!
 
 
 def _probit_curvature_tail(u):
     """ℓ″(u) = λ(u)(u + λ(u)) for u ≤ PROBIT_TAIL by its asymptotic series, in (0, 1]."""
     v = (1.0 / np.asarray(u, dtype=float)) ** 2
-    signs = (-1.0) ** np.arange(_TAIL_TERMS)
     powers = v[..., None] ** np.arange(_TAIL_TERMS)               # v^m, m = 0 … 9
-    S = powers @ (signs * _DOUBLE_FACTORIALS[:_TAIL_TERMS])       # (2m − 1)!!, (−1)!! = 1
-    P = powers @ (signs * _DOUBLE_FACTORIALS[1:_TAIL_TERMS + 1])  # (2m + 1)!!
+    S = powers @ _S_COEFS
+    P = powers @ _P_COEFS
     return P / (S * S)

@@ -87,9 +87,7 @@ def check_vector(y, name: str = "y", *, min_samples: int = 1, dtype=np.float64) 
     arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
-    if dtype is not None:
-        return check_array(arr, name, ndim=1, min_samples=min_samples, dtype=dtype)
-    return check_array(arr, name, ndim=1, min_samples=min_samples, dtype=None)
+    return check_array(arr, name, ndim=1, min_samples=min_samples, dtype=dtype)
 
 
 def check_consistent_length(**arrays) -> int:

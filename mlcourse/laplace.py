@@ -16,7 +16,7 @@ import numpy as np
 from scipy import linalg
 
 from ._laplace import LaplaceResult, fit_laplace, laplace_approximation
-from ._linmodel import LinearClassifier, _design_matrix
+from ._linmodel import LinearClassifier, _design_matrix, _prior_precision, _split_weights
 from ._logistic import _binary_objective, logit_nll_terms
 from ._validation import check_bool, check_option, check_random_state, check_scalar
 from .special import sigmoid
@@ -51,12 +51,16 @@ def probit_approximation(mean, var):
     if np.any(var < 0):
         raise ValueError("var must be non-negative (it is a variance).")
     try:
-        kappa = 1.0 / np.sqrt(1.0 + np.pi * var / 8.0)
-        out = sigmoid(kappa * mean)
+        out = sigmoid(_kappa(var) * mean)
     except ValueError:
         raise ValueError(f"mean and var must broadcast together; got shapes {mean.shape} and "
                          f"{var.shape}.") from None
     return out[()] if out.ndim == 0 else out
+
+
+def _kappa(var):
+    """κ(σ²) = (1 + πσ²/8)^(−1/2), Bishop (4.154)."""
+    return 1.0 / np.sqrt(1.0 + np.pi * var / 8.0)
 
 
 def _finite_array(a, name):
@@ -134,9 +138,7 @@ class BayesianLogisticRegression(LinearClassifier):
         X, classes, idx = self._validate_data(X, y, n_classes=2)
         Phi = _design_matrix(X, self.fit_intercept)
         t = idx.astype(float)
-        A = np.full(Phi.shape[1], float(alpha))
-        if self.fit_intercept:
-            A[0] = 0.0                            # flat prior on the intercept
+        A = _prior_precision(Phi.shape[1], alpha, self.fit_intercept)  # flat on the intercept
         # ln f(w) = ln p(t|w) + ln N(w_pen | 0, α⁻¹I) = −E(w) + ½ d ln(α/2π), d = #penalised
         offset = 0.5 * np.count_nonzero(A) * np.log(alpha / (2 * np.pi))
         post = fit_laplace(lambda w: _binary_objective(logit_nll_terms, w, Phi, t, A, None),
@@ -144,10 +146,9 @@ class BayesianLogisticRegression(LinearClassifier):
         self.classes_, self.n_features_in_ = classes, X.shape[1]
         self.posterior_mean_, self.posterior_cov_ = post.mode, post.covariance
         self.posterior_precision_, self.log_evidence_ = post.precision, post.log_normalizer
-        self.coef_ = post.mode[None, 1:] if self.fit_intercept else post.mode[None, :]
-        self.intercept_ = post.mode[:1] if self.fit_intercept else np.zeros(1)
+        self.coef_, self.intercept_ = _split_weights(post.mode[None, :], self.fit_intercept)
         self.n_iter_ = post.n_iter
-        self.posterior_precision_cholesky_ = post._chol   # L with S_N⁻¹ = LLᵀ
+        self.posterior_precision_cholesky_ = post.cholesky   # L with S_N⁻¹ = LLᵀ
         return self
 
     def predict_activation(self, X):
@@ -190,18 +191,18 @@ class BayesianLogisticRegression(LinearClassifier):
         check_option(method, "method", ("probit", "monte_carlo", "map"))
         check_scalar(n_samples, "n_samples", low=1, integer=True)
         rng = check_random_state(random_state)
-        mean, var = self.predict_activation(X)
-        if method == "probit":                  # σ(−x) = 1 − σ(x): both columns without cancellation
-            return np.column_stack([probit_approximation(-mean, var),
-                                    probit_approximation(mean, var)])
         if method == "map":
-            return np.column_stack([sigmoid(-mean), sigmoid(mean)])
+            return super().predict_proba(X)     # σ(μ_a) from coef_ and intercept_ = w_MAP
+        if method == "probit":
+            mean, var = self.predict_activation(X)
+            a = _kappa(var) * mean              # σ(−a) = 1 − σ(a): both columns without cancellation
+            return np.column_stack([sigmoid(-a), sigmoid(a)])
+        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
         Z = rng.standard_normal((len(self.posterior_mean_), n_samples))
         # w = m_N + L⁻ᵀz has covariance L⁻ᵀL⁻¹ = S_N: a triangular solve, no SVD or eigenvectors,
         # so the draws do not depend on a LAPACK's choice of signs
         L = self.posterior_precision_cholesky_
         W = self.posterior_mean_[:, None] + linalg.solve_triangular(L.T, Z)
-        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
         rows = max(1, 2**22 // n_samples)                # bound the (rows × n_samples) block
         p = np.concatenate([sigmoid(Phi[i:i + rows] @ W).mean(axis=1)
                             for i in range(0, len(Phi), rows)])

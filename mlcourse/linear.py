@@ -12,20 +12,19 @@ that build on them (Laplace approximation, RVM and GP classification).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 from scipy import linalg
 
 from ._generative import GaussianGenerativeClassifier
-from ._linmodel import _DEFAULTS, SeparationWarning, _Regression, design_matrix
+from ._linmodel import (_DEFAULTS, SeparationWarning, _prior_precision, _Regression,
+                        design_matrix)
 from ._logistic import (_binary_objective, _softmax_objective, check_precision,
                         logistic_objective, logit_nll_terms, probit_nll_terms, probit_objective,
                         softmax_objective, weighted_gram)
 from ._first_order import gradient_descent, sgd
 from ._optim import OptimizeResult, newton_minimize, restrict
 from ._validation import ConvergenceWarning, check_option, check_random_state, check_scalar
-from .special import probit
+from .special import probit, sigmoid
 
 __all__ = ["GaussianGenerativeClassifier", "LogisticRegression", "SoftmaxRegression",
            "ProbitRegression", "SeparationWarning", "ConvergenceWarning", "design_matrix",
@@ -91,9 +90,9 @@ class LogisticRegression(_Regression):
         if self.solver == "irls":
             return self._newton(logit_nll_terms, Phi, t, stop)
         N, M = Phi.shape
-        A = self._precision(M)
-        max_iter, tol = _DEFAULTS[self.solver]
-        max_iter, tol = self.max_iter or max_iter, (self.tol or tol) * N
+        A = _prior_precision(M, self.alpha, self.fit_intercept)
+        max_iter, tol = self._stopping(self.solver)
+        tol *= N                                      # tol bounds the mean gradient, max|∇E|/N
 
         def fun(w):
             return _binary_objective(logit_nll_terms, w, Phi, t, A, None, hessian=False)
@@ -106,8 +105,7 @@ class LogisticRegression(_Regression):
 
         def step(w, n, eta):                          # w −= η ∇E_n = η{(y_n − t_n)φ_n + A(w)/N}
             phi = Phi[n]
-            y = 1.0 / (1.0 + math.exp(-min(max(float(phi @ w), -700.0), 700.0)))
-            w -= eta * ((y - t[n]) * phi + A_n * w)
+            w -= eta * ((sigmoid(float(phi @ w)) - t[n]) * phi + A_n * w)
 
         # η₀ ≤ 1/L_n for every n, L_n = ‖φ_n‖²/4 + alpha/N the curvature bound of E_n: no single
         # step overshoots the minimum of the sample's own loss
@@ -167,22 +165,21 @@ class SoftmaxRegression(_Regression):
     def _solve(self, Phi, idx, stop):
         M, K = Phi.shape[1], int(idx.max()) + 1
         T = np.eye(K)[idx]
-        A = self._precision(M)
+        A = _prior_precision(M, self.alpha, self.fit_intercept)
         # fix the last class's unpenalised weights at 0 (removes the shift redundancy) ...
         free = np.ones((K, M), dtype=bool)
         free[-1, A == 0] = False
         free = free.ravel()
         A_full = np.tile(A, K)
         fun = restrict(lambda w: _softmax_objective(w, Phi, T, A_full, None), free, np.zeros(K * M))
-        max_iter, tol = _DEFAULTS["irls"]
+        max_iter, tol = self._stopping()
         full = np.zeros(K * M)
 
         def embed(v):
             full[free] = v
             return full
 
-        res = newton_minimize(fun, np.zeros(free.sum()), tol=self.tol or tol,
-                              max_iter=self.max_iter or max_iter,
+        res = newton_minimize(fun, np.zeros(free.sum()), tol=tol, max_iter=max_iter,
                               stop=None if stop is None else (lambda v: stop(embed(v))))
         # ... then centre them over the classes, which changes no probability
         W = embed(res.x).reshape(K, M).copy()

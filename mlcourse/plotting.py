@@ -123,7 +123,7 @@ def plot_operating_point(y_true, y_score, threshold: float, axes=None):
     plot_roc(fpr, tpr, ax=axes[0])
     axes[0].plot(fp / (fp + tn), tp / (tp + fn), "o", ms=10, c=POS_COLOR)
     axes[0].set_title(f"threshold {threshold:.2f}")
-    plot_confusion(cm, ax=axes[1], title=f"accuracy {metrics.accuracy(y_true, y_pred):.3f}")
+    plot_confusion(cm, ax=axes[1], title=f"accuracy {(tp + tn) / cm.sum():.3f}")
     return axes
 
 

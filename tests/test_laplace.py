@@ -81,6 +81,9 @@ def test_gaussian_is_exact(derivs, rng):
     np.testing.assert_allclose(res.mode, m, rtol=1e-8, atol=1e-8)
     np.testing.assert_allclose(res.covariance, S, rtol=tol, atol=tol)
     np.testing.assert_allclose(res.precision @ res.covariance, np.eye(3), atol=1e-10)
+    L = res.cholesky                                    # A = LLᵀ, L lower-triangular
+    assert np.array_equal(L, np.tril(L))
+    np.testing.assert_allclose(L @ L.T, res.precision, rtol=1e-12, atol=1e-12)
     assert res.log_normalizer == pytest.approx(np.log(c), abs=tol)
     pts = rng.normal(size=(4, 3))
     np.testing.assert_allclose(res.logpdf(pts), dist.logpdf(pts), rtol=tol * 10)
