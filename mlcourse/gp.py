@@ -187,7 +187,7 @@ class GaussianProcessRegressor(BaseEstimator):
             n_k = kernel.theta.size
             bounds = np.log([PARAM_BOUNDS] * n_k + [NOISE_BOUNDS])
             box = restart_box(X, float(np.var(z)), n_k - 1)
-            theta0 = np.r_[kernel.theta, np.log(max(noise, NOISE_BOUNDS[0]))]
+            theta0 = np.r_[kernel.theta, np.log(noise)]     # noise > NOISE_BOUNDS[0]: checked above
             theta, _ = maximize_log_params(
                 lambda t: self._lml(kernel, t, X, z, True, strict=True), theta0, bounds,
                 self.n_restarts, check_random_state(self.random_state), box)
