@@ -26,7 +26,7 @@ def _two_class_scatter(X, y):
     check_consistent_length(X=X, y=index)
     means = np.stack([X[index == c].mean(axis=0) for c in (0, 1)])
     within = X - means[index]
-    return X, index, means, within.T @ within       # S_W, Bishop (4.28)
+    return means, within.T @ within                 # class means, S_W (Bishop (4.28))
 
 
 def fisher_direction(X, y) -> np.ndarray:
@@ -49,7 +49,7 @@ def fisher_direction(X, y) -> np.ndarray:
         Bad X or y, or a singular within-class scatter S_W (e.g. a feature that is constant
         within both classes; project on a few principal components first).
     """
-    _, _, means, s_w = _two_class_scatter(X, y)
+    means, s_w = _two_class_scatter(X, y)
     try:
         chol = linalg.cho_factor(s_w, check_finite=False)
     except linalg.LinAlgError:
@@ -79,7 +79,7 @@ def fisher_criterion(X, y, w) -> np.ndarray:
     -------
     float or ndarray of shape (K,)
     """
-    _, _, means, s_w = _two_class_scatter(X, y)
+    means, s_w = _two_class_scatter(X, y)
     W = np.asarray(w, dtype=float)
     single = W.ndim == 1
     W = check_array(W[None, :] if single else W, "w")

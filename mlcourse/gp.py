@@ -83,7 +83,22 @@ class GaussianProcessRegressor(BaseEstimator):
     # --- the log marginal likelihood ---------------------------------------------------------
 
     @staticmethod
-    def _lml(kernel, theta, X, z, eval_gradient, strict):
+    def _factor(C, z, strict):
+        """Factorise C = K + σ_n² I once: (L, jitter, α = C⁻¹z, ln p(z | X, θ)).
+
+        GPML Alg. 2.1 lines 2–3 and 8. With ``strict`` (inside the optimiser) a failed Cholesky
+        raises LinAlgError instead of adding jitter.
+        """
+        if strict:
+            L, jitter = linalg.cholesky(C, lower=True, check_finite=False), 0.0
+        else:
+            L, jitter = cholesky_jitter(C, "K + noise_variance·I")
+        alpha = linalg.cho_solve((L, True), z, check_finite=False)
+        value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * LOG_2PI
+        return L, jitter, alpha, value
+
+    @classmethod
+    def _lml(cls, kernel, theta, X, z, eval_gradient, strict):
         """ln p(z | X, θ) (GPML (5.8), Alg. 2.1 line 8) and ½ tr[(ααᵀ − C⁻¹) ∂C/∂θ_j] (5.9).
 
         θ = [kernel.theta, ln σ_n²]. With ``strict`` (inside the optimiser) a failed Cholesky
@@ -96,15 +111,10 @@ class GaussianProcessRegressor(BaseEstimator):
         else:
             K = kernel(X)
         K[np.diag_indices_from(K)] += noise
-        if strict:
-            try:
-                L = linalg.cholesky(K, lower=True, check_finite=False)
-            except linalg.LinAlgError:
-                return -np.inf, np.zeros_like(theta)
-        else:
-            L, _ = cholesky_jitter(K, "K + noise_variance·I")
-        alpha = linalg.cho_solve((L, True), z, check_finite=False)
-        value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * LOG_2PI
+        try:
+            L, _, alpha, value = cls._factor(K, z, strict)
+        except linalg.LinAlgError:
+            return -np.inf, np.zeros_like(theta)
         if not eval_gradient:
             return value, None
         W = np.outer(alpha, alpha) - linalg.cho_solve((L, True), np.eye(len(z)),
@@ -177,19 +187,17 @@ class GaussianProcessRegressor(BaseEstimator):
             n_k = kernel.theta.size
             bounds = np.log([PARAM_BOUNDS] * n_k + [NOISE_BOUNDS])
             box = restart_box(X, float(np.var(z)), n_k - 1)
-            theta0 = np.r_[kernel.theta, np.log(max(noise, NOISE_BOUNDS[0]))]
+            theta0 = np.r_[kernel.theta, np.log(noise)]     # noise > NOISE_BOUNDS[0]: checked above
             theta, _ = maximize_log_params(
                 lambda t: self._lml(kernel, t, X, z, True, strict=True), theta0, bounds,
                 self.n_restarts, check_random_state(self.random_state), box)
             kernel, noise = kernel.with_theta(theta[:-1]), float(np.exp(theta[-1]))
         C = kernel(X)
         C[np.diag_indices_from(C)] += noise
-        self.L_, self.jitter_ = cholesky_jitter(C, "K + noise_variance·I")
-        self.alpha_ = linalg.cho_solve((self.L_, True), z, check_finite=False)
+        self.L_, self.jitter_, self.alpha_, value = self._factor(C, z, strict=False)
         self.X_train_, self.y_train_, self.n_features_in_ = X, z, X.shape[1]
         self.kernel_, self.noise_variance_ = kernel, noise
-        self.log_marginal_likelihood_value_ = float(
-            -0.5 * z @ self.alpha_ - np.log(np.diag(self.L_)).sum() - 0.5 * len(z) * LOG_2PI)
+        self.log_marginal_likelihood_value_ = float(value)
         if learnable(kernel):
             self.theta_ = np.r_[kernel.theta, np.log(noise) if noise > 0 else -np.inf]
         return self

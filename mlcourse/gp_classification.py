@@ -44,6 +44,14 @@ def _psi(a, f, t):
     return -0.5 * a @ f + log_sigmoid((2.0 * t - 1.0) * f).sum()
 
 
+def _newton_factor(K, f):
+    """σ(f), D^½ and the Cholesky factor of B = I + D^½ K D^½ at f (GPML Alg. 3.1 lines 4–5)."""
+    pi = sigmoid(f)
+    W_sr = np.sqrt(pi * (1.0 - pi))
+    L = linalg.cholesky(np.eye(len(f)) + W_sr[:, None] * K * W_sr, lower=True, check_finite=False)
+    return pi, W_sr, L
+
+
 def laplace_mode(K, t):
     """Mode of the latent posterior and the Laplace log marginal likelihood, GPML Algorithm 3.1.
 
@@ -88,9 +96,7 @@ def _laplace_mode(K, t):
     a, f = np.zeros(n), np.zeros(n)
     psi = _psi(a, f, t)
     for _ in range(NEWTON_MAX_ITER):
-        pi = sigmoid(f)
-        W_sr = np.sqrt(pi * (1.0 - pi))
-        L = linalg.cholesky(np.eye(n) + W_sr[:, None] * K * W_sr, lower=True, check_finite=False)
+        pi, W_sr, L = _newton_factor(K, f)
         b = W_sr**2 * f + (t - pi)
         a_new = b - W_sr * linalg.cho_solve((L, True), W_sr * (K @ b), check_finite=False)
         step = 1.0
@@ -107,11 +113,9 @@ def _laplace_mode(K, t):
     else:
         warnings.warn(f"Newton's method did not converge in {NEWTON_MAX_ITER} iterations.",
                       RuntimeWarning, stacklevel=2)
-    pi = sigmoid(f)
-    W_sr = np.sqrt(pi * (1.0 - pi))
-    L = linalg.cholesky(np.eye(n) + W_sr[:, None] * K * W_sr, lower=True, check_finite=False)
+    pi, W_sr, L = _newton_factor(K, f)                   # at the mode
     return {"f": f, "a": t - pi, "pi": pi, "W_sr": W_sr, "L": L,
-            "lml": float(_psi(a, f, t) - np.log(np.diag(L)).sum())}
+            "lml": float(psi - np.log(np.diag(L)).sum())}      # psi = Ψ(f̂), from the loop
 
 
 class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
@@ -161,8 +165,8 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         s2 = -0.5 * (np.diag(K) - np.einsum("ij,ij->j", C, C)) * pi * (1 - pi) * (1 - 2 * pi)
         grad = np.empty(len(theta))
         for j, dKj in enumerate(dK):
-            s1 = 0.5 * m["a"] @ dKj @ m["a"] - 0.5 * np.sum(R * dKj)     # explicit
             b = dKj @ m["a"]
+            s1 = 0.5 * m["a"] @ b - 0.5 * np.sum(R * dKj)                 # explicit
             grad[j] = s1 + s2 @ (b - K @ (R @ b))                          # + implicit, via f̂
         return m["lml"], grad
 

@@ -30,18 +30,25 @@ def _pair(X, Y):
     return X, Y
 
 
-def _check_scale(scale, n_features: int) -> np.ndarray:
-    """`scale` as a float array: a positive finite scalar or one per feature, else ValueError."""
+def _check_scale(scale, n_features: int | None, name: str = "scale") -> np.ndarray:
+    """`scale` as a float array: a positive finite scalar or one per feature, else ValueError.
+
+    With ``n_features=None`` (the number of inputs not yet known) any non-empty 1-D array passes.
+    """
     try:
         s = np.asarray(scale, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"scale must be a positive number or one per feature; got {scale!r}.") \
+        raise ValueError(f"{name} must be a positive number or one per feature; got {scale!r}.") \
             from None
-    if s.ndim > 1 or (s.ndim == 1 and s.size not in (1, n_features)):
-        raise ValueError(f"scale must be a scalar or have one entry per feature ({n_features}); "
+    if n_features is None:
+        if s.ndim > 1 or s.size == 0:
+            raise ValueError(f"{name} must be a positive scalar or a 1-D array; got shape "
+                             f"{s.shape}.")
+    elif s.ndim > 1 or (s.ndim == 1 and s.size not in (1, n_features)):
+        raise ValueError(f"{name} must be a scalar or have one entry per feature ({n_features}); "
                          f"got shape {s.shape}.")
     if not np.all(np.isfinite(s)) or np.any(s <= 0):
-        raise ValueError(f"scale must be positive and finite; got {scale!r}.")
+        raise ValueError(f"{name} must be positive and finite; got {scale!r}.")
     return s
 
 
@@ -143,21 +150,20 @@ class SquaredExponential:
         self.variance = variance
 
     def _validated(self):
-        ell = np.asarray(self.length_scale, dtype=float)
-        if ell.ndim > 1 or ell.size == 0:
-            raise ValueError(f"length_scale must be a positive scalar or a 1-D array; got "
-                             f"shape {ell.shape}.")
-        if not np.all(np.isfinite(ell)) or np.any(ell <= 0):
-            raise ValueError(f"length_scale must be positive and finite; got {self.length_scale!r}.")
+        ell = _check_scale(self.length_scale, None, "length_scale")
         check_scalar(self.variance, "variance", low=0, low_inclusive=False)
         return ell
+
+    @staticmethod
+    def _check_width(ell, X):
+        if ell.ndim == 1 and ell.size not in (1, X.shape[1]):
+            raise ValueError(f"length_scale has {ell.size} entries but the inputs have "
+                             f"{X.shape[1]} features.")
 
     def __call__(self, X, Y=None) -> np.ndarray:
         ell = self._validated()
         X, Y = _pair(X, Y)
-        if ell.ndim == 1 and ell.size not in (1, X.shape[1]):
-            raise ValueError(f"length_scale has {ell.size} entries but the inputs have "
-                             f"{X.shape[1]} features.")
+        self._check_width(ell, X)
         K = sq_dist(X, Y, scale=ell)
         K *= -0.5                       # in place: no temporary (n, m) arrays
         np.exp(K, out=K)
@@ -213,14 +219,24 @@ class SquaredExponential:
         dK : ndarray of shape (n_params, n, n)
             One matrix per entry of :attr:`theta`, in the same order.
         """
-        X = _as_points(X, "X")
-        K = self(X)
         ell = self._validated()
-        if ell.ndim == 0 or ell.size == 1:
-            scaled = [sq_dist(X, scale=ell.ravel()[0])]
-        else:
-            scaled = [sq_dist(X[:, [d]], scale=ell[d]) for d in range(ell.size)]
-        return K, np.stack([K] + [K * s for s in scaled])
+        X = _as_points(X, "X")
+        self._check_width(ell, X)
+        n = X.shape[0]
+        dK = np.empty((1 + ell.size, n, n))
+        if ell.size == 1:               # scalar ℓ: one distance matrix, ‖x − x′‖²/ℓ²
+            dK[1] = sq_dist(X, scale=ell.ravel()[0])
+            K = dK[1].copy()
+        else:                           # ARD: (x_d − x′_d)²/ℓ_d² per input; K from their sum
+            for d in range(ell.size):
+                dK[1 + d] = sq_dist(X[:, [d]], scale=ell[d])
+            K = dK[1:].sum(axis=0)
+        K *= -0.5
+        np.exp(K, out=K)
+        K *= self.variance
+        dK[1:] *= K
+        dK[0] = K                       # a copy: callers may change K in place
+        return K, dK
 
     def __repr__(self) -> str:
         return f"SquaredExponential(length_scale={self.length_scale!r}, variance={self.variance!r})"

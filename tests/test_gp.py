@@ -62,6 +62,18 @@ def test_kernel_gradient_matches_finite_differences(rng, ell):
                                atol=1e-14)
 
 
+
+def test_kernel_gradient_returns_independent_arrays_and_checks_width(rng):
+    # the optimiser adds the noise to K in place: dK[0] must not change with it
+    X = rng.normal(size=(5, 2))
+    for ell in (0.7, [0.5, 2.0]):
+        K, dK = SquaredExponential(ell, 1.3).gradient(X)
+        K0 = K.copy()
+        K += 1.0
+        np.testing.assert_array_equal(dK[0], K0)
+    with pytest.raises(ValueError, match="length_scale has 3 entries"):
+        SquaredExponential([1.0, 2.0, 3.0]).gradient(X)
+
 def test_kernel_theta_bad_input():
     with pytest.raises(ValueError, match="theta must be a finite vector of length 2"):
         SquaredExponential(1.0).with_theta([0.0, 0.0, 0.0])
