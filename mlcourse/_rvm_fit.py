@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._sparse_bayes import (NOISE_FLOOR, Posterior, _capped_beta, _check_alpha, _mackay,
-                            _posterior_from_gram, _spread)
+from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _mackay, _noise_floor,
+                            _posterior_from_gram)
 from ._validation import check_array, check_bool, check_consistent_length, check_scalar
 from .special import LOG_2PI
 
@@ -100,7 +100,7 @@ class _Tracker:
     def __init__(self, B, t):
         self.B, self.t, self.Bt = B, t, B.T @ t
         self.n = len(t)
-        self.floor = NOISE_FLOOR * (_spread(t) or 1.0)      # t has unit RMS or is all zero
+        self.floor = _noise_floor(t)
 
     def update(self, gram_act, act, alpha, beta):
         a = alpha[act]
@@ -113,9 +113,8 @@ class _Tracker:
         return self
 
     def beta_update(self):
-        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), lecture 001 / Bishop (7.88), at most β = 1/(NOISE_FLOOR · var t)."""
-        dof = max(self.n - self.gamma.sum(), np.finfo(float).eps * self.n)   # N − Σγ > 0
-        return _capped_beta(dof, float(self.r @ self.r), self.floor)
+        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), at most β = 1/(NOISE_FLOOR · var t)."""
+        return _beta_update(self.r, self.gamma, self.floor)
 
 
 def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions=()):

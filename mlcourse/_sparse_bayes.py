@@ -215,8 +215,20 @@ def _spread(t):
     return float(np.var(t)) or float(np.mean(t**2))
 
 
-def _capped_beta(dof, rr, floor):
-    """β = (N − Σγ)/‖t − Φm‖², capped at 1/floor, i.e. β⁻¹ ≥ floor (also when the residual is 0)."""
+def _noise_floor(t):
+    """NOISE_FLOOR · var(t) (mean(t²) if t is constant, 1 if t is all zero): the least β⁻¹."""
+    spread = _spread(t)
+    return NOISE_FLOOR * (max(spread, np.finfo(float).tiny) if spread > 0 else 1.0)
+
+
+def _beta_update(r, gamma, floor):
+    """β⁻¹ ← ‖r‖²/(N − Σγ), lecture 001 / Bishop (7.88), with β⁻¹ ≥ `floor` (also when r = 0).
+
+    `r` = t − Φm (N,); `gamma` the γᵢ of the basis functions (0 for those not in the model).
+    """
+    n = len(r)
+    dof = max(n - gamma.sum(), np.finfo(float).eps * n)     # N − Σγ > 0
+    rr = float(r @ r)
     return dof / rr if rr > dof * floor else 1.0 / floor
 
 
@@ -239,7 +251,7 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
 
     Lecture 001 / Bishop (7.87)–(7.88), with γᵢ = 1 − αᵢΣᵢᵢ (7.89). αᵢ that exceed
     ``PRUNE_ALPHA`` or whose γᵢ or mᵢ vanish become ``inf`` (pruned); β is capped at
-    1/(``NOISE_FLOOR`` · var t).
+    1/(``NOISE_FLOOR`` · var t) (1/``NOISE_FLOOR`` if t = 0).
 
     Returns
     -------
@@ -254,6 +266,4 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
     alpha_new, gamma = np.full(len(alpha), np.inf), np.zeros(len(alpha))
     alpha_new[active], gamma[active] = _mackay(alpha[active], post)
     r, _, _ = _residual_terms(Phi, t, alpha, beta, post, active)
-    floor = NOISE_FLOOR * max(_spread(t), np.finfo(float).tiny)
-    dof = max(len(t) - gamma.sum(), np.finfo(float).eps * len(t))
-    return alpha_new, _capped_beta(dof, float(r @ r), floor), gamma
+    return alpha_new, _beta_update(r, gamma, _noise_floor(t)), gamma

@@ -172,6 +172,15 @@ def test_reestimate_caps_beta(alpha):
     assert beta == pytest.approx(min(plain, cap), rel=1e-8)
 
 
+def test_reestimate_and_fit_em_cap_beta_alike_for_zero_targets():
+    """t = 0 has no scale: both apply β ≤ 1/NOISE_FLOOR (one β update), finite and warning-free."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, beta, _ = rvm.reestimate(np.eye(3), np.zeros(3), np.ones(3), 1.0)
+        fit = rvm.fit_em(np.eye(3), np.zeros(3), 1.0, max_iter=1)
+    assert beta == fit.beta == 1 / rvm.NOISE_FLOOR
+
+
 def test_reestimate_prunes_without_dividing_by_zero():
     Phi = np.c_[np.ones(5), np.zeros(5)]            # the second weight has m = 0 exactly
     t = np.array([1.0, 2.0, 1.5, 1.2, 0.8])
