@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _mackay, _noise_floor,
-                            _posterior_from_gram)
+from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _log_evidence, _mackay,
+                            _noise_floor, _posterior_from_gram)
 from ._validation import check_array, check_bool, check_consistent_length, check_scalar
-from .special import LOG_2PI
 
 __all__ = ["SBLFit", "fit_em"]
 
@@ -107,9 +106,8 @@ class _Tracker:
         self.post = _posterior_from_gram(beta * gram_act, beta * self.Bt[act], a)
         self.r = self.t - self.B[:, act] @ self.post.mean
         self.gamma = 1.0 - a * self.post.var
-        logdet_C = -self.n * np.log(beta) - np.log(a).sum() + self.post.logdet_precision
-        fit = beta * (self.r @ self.r) + a @ self.post.mean**2
-        self.log_ev = -0.5 * (self.n * LOG_2PI + logdet_C + fit)
+        self.log_ev = _log_evidence(self.n, self.n * np.log(beta), a, self.post,
+                                    beta * (self.r @ self.r))
         return self
 
     def beta_update(self):

@@ -156,10 +156,20 @@ def posterior(Phi, t, alpha, beta) -> Posterior:
     return _posterior_from_gram(P.T @ Pb, Pb.T @ t, alpha[active])
 
 
-def _residual_terms(Phi, t, alpha, beta, post, active):
-    r = t - Phi[:, active] @ post.mean
-    data_fit = float(np.sum(beta * r**2))
-    return r, data_fit, float(np.sum(alpha[active] * post.mean**2))
+def _residual(Phi, t, post, active):
+    """r = t − Φm."""
+    return t - Phi[:, active] @ post.mean
+
+
+def _log_evidence(n, sum_log_beta, alpha_act, post, data_fit):
+    """ln p(t | α, β) = −½{N ln 2π + ln|C| + tᵀC⁻¹t} from its decomposed pieces (Bishop 7.85).
+
+    ln|C| = −Σₙ ln βₙ − ln|A| + ln|Σ⁻¹| and tᵀC⁻¹t = `data_fit` + mᵀAm, where `data_fit` is
+    (t − Φm)ᵀB(t − Φm) and `alpha_act` holds the finite αᵢ of the basis functions in `post`.
+    """
+    logdet_C = -sum_log_beta - np.log(alpha_act).sum() + post.logdet_precision
+    fit = data_fit + alpha_act @ post.mean**2
+    return -0.5 * (n * LOG_2PI + logdet_C + fit)
 
 
 def log_evidence(Phi, t, alpha, beta, post: Posterior | None = None) -> float:
@@ -170,11 +180,9 @@ def log_evidence(Phi, t, alpha, beta, post: Posterior | None = None) -> float:
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     post = posterior(Phi, t, alpha, beta) if post is None else post
-    _, data_fit, prior_fit = _residual_terms(Phi, t, alpha, beta, post, active)
-    n = len(t)
-    logdet_C = (-np.sum(np.broadcast_to(np.log(beta), t.shape)) - np.log(alpha[active]).sum()
-                + post.logdet_precision)
-    return -0.5 * (n * LOG_2PI + logdet_C + data_fit + prior_fit)
+    r = _residual(Phi, t, post, active)
+    return _log_evidence(len(t), np.sum(np.broadcast_to(np.log(beta), t.shape)), alpha[active],
+                         post, float(np.sum(beta * r**2)))
 
 
 def log_evidence_direct(Phi, t, alpha, beta) -> float:
@@ -202,7 +210,7 @@ def evidence_gradient(Phi, t, alpha, beta):
     if beta.ndim:
         raise ValueError("evidence_gradient needs a scalar beta.")
     post = posterior(Phi, t, alpha, beta)
-    r, _, _ = _residual_terms(Phi, t, alpha, beta, post, active)
+    r = _residual(Phi, t, post, active)
     a, var = alpha[active], post.var
     d_alpha = np.zeros(len(alpha))
     d_alpha[active] = 0.5 * (1 / a - var - post.mean**2)
@@ -265,5 +273,5 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
     post = posterior(Phi, t, alpha, beta) if post is None else post
     alpha_new, gamma = np.full(len(alpha), np.inf), np.zeros(len(alpha))
     alpha_new[active], gamma[active] = _mackay(alpha[active], post)
-    r, _, _ = _residual_terms(Phi, t, alpha, beta, post, active)
+    r = _residual(Phi, t, post, active)
     return alpha_new, _beta_update(r, gamma, _noise_floor(t)), gamma
