@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._rvm_fit import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
-from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _split, posterior
+from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _posterior, _split
 from ._validation import check_scalar
 
 # β is held at its initial value for the first iterations, so that the first basis functions are
@@ -53,7 +53,7 @@ def sparsity_quality(Phi, t, alpha, beta):
     s, q, S, Q : ndarrays of shape (M,)
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
-    post = posterior(Phi, t, alpha, beta)
+    post = _posterior(Phi, t, alpha, beta, active)
     Pb = Phi * beta[:, None] if beta.ndim else beta * Phi
     return _factors(np.einsum("ij,ij->j", Pb, Phi), Pb.T @ t, Pb.T @ Phi[:, active], alpha,
                     np.flatnonzero(active), post)

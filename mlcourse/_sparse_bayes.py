@@ -150,7 +150,11 @@ def posterior(Phi, t, alpha, beta) -> Posterior:
     Posterior
         Over the M' ≤ M weights with finite αᵢ, in their original order.
     """
-    Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
+    return _posterior(*_split(Phi, t, alpha, beta))
+
+
+def _posterior(Phi, t, alpha, beta, active):
+    """:func:`posterior` on arguments already checked by :func:`_split`."""
     P = Phi[:, active]
     Pb = P * beta[:, None] if beta.ndim else beta * P
     return _posterior_from_gram(P.T @ Pb, Pb.T @ t, alpha[active])
@@ -179,7 +183,7 @@ def log_evidence(Phi, t, alpha, beta, post: Posterior | None = None) -> float:
     so ln p = −½{N ln 2π + ln|C| + tᵀC⁻¹t} costs O(NM² + M³) instead of O(N³).
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
-    post = posterior(Phi, t, alpha, beta) if post is None else post
+    post = _posterior(Phi, t, alpha, beta, active) if post is None else post
     r = _residual(Phi, t, post, active)
     return _log_evidence(len(t), np.sum(np.broadcast_to(np.log(beta), t.shape)), alpha[active],
                          post, float(np.sum(beta * r**2)))
@@ -209,7 +213,7 @@ def evidence_gradient(Phi, t, alpha, beta):
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     if beta.ndim:
         raise ValueError("evidence_gradient needs a scalar beta.")
-    post = posterior(Phi, t, alpha, beta)
+    post = _posterior(Phi, t, alpha, beta, active)
     r = _residual(Phi, t, post, active)
     a, var = alpha[active], post.var
     d_alpha = np.zeros(len(alpha))
@@ -270,7 +274,7 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
         functions not in the model.
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
-    post = posterior(Phi, t, alpha, beta) if post is None else post
+    post = _posterior(Phi, t, alpha, beta, active) if post is None else post
     alpha_new, gamma = np.full(len(alpha), np.inf), np.zeros(len(alpha))
     alpha_new[active], gamma[active] = _mackay(alpha[active], post)
     r = _residual(Phi, t, post, active)
