@@ -76,12 +76,23 @@ def _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol):
     return Phi, t
 
 
+# The RMS c of the targets must have c² and 1/c² in floating point: the loops rescale β, α and
+# the weights by c² (β̃ = βc², α̃ = αc²/‖φ‖²) and back.
+_RMS_MAX = float(np.sqrt(np.finfo(float).max))
+
+
 def _normalise(Phi, t):
-    """Unit-norm columns and unit-RMS targets; returns B, u, column scales, target scale."""
+    """Unit-norm columns and unit-RMS targets; returns B, u, column scales, target scale.
+
+    Raises ValueError if the RMS of `t` is outside (1/_RMS_MAX, _RMS_MAX), about (1e-154, 1e154).
+    """
     norms = np.sqrt(np.einsum("ij,ij->j", Phi, Phi))
     scale = np.where(norms > 0, norms, 1.0)
     top = float(np.max(np.abs(t), initial=0.0))
     c = top * float(np.sqrt(np.mean((t / top) ** 2))) if top > 0 else 1.0   # RMS, no underflow
+    if not 1.0 / _RMS_MAX < c < _RMS_MAX:
+        raise ValueError(f"t is too large or too small for its square to be held in floating point "
+                         f"(RMS of t = {c:.3g}); rescale t.")
     return Phi / scale, t / c, scale, c
 
 

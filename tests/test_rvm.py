@@ -656,6 +656,14 @@ def test_loops_reject_bad_input(loop, Phi, t, beta0, kwargs, match):
         loop(Phi, t, beta0, **kwargs)
 
 
+@pytest.mark.parametrize("loop", [rvm.fit_em, rvm.fit_sequential])
+@pytest.mark.parametrize("scale", [1e160, 1e-200])
+def test_loops_reject_targets_whose_scale_floating_point_cannot_hold(loop, scale):
+    """The loops rescale by the squared RMS of t: a ValueError, not an OverflowError or inf."""
+    with pytest.raises(ValueError, match="t is too large or too small"):
+        loop(PHI_OK, scale * T_OK, 1.0)
+
+
 @pytest.mark.parametrize("kwargs, match", [
     ({"alpha0": 0.0}, "alpha0 must be > 0"),
     ({"alpha0": np.nan}, "alpha0 must be finite"),
