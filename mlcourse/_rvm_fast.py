@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._rvm_fit import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
-from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _split, posterior
+from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _posterior, _split
 from ._validation import check_scalar
 
 # β is held at its initial value for the first iterations, so that the first basis functions are
@@ -53,7 +53,7 @@ def sparsity_quality(Phi, t, alpha, beta):
     s, q, S, Q : ndarrays of shape (M,)
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
-    post = posterior(Phi, t, alpha, beta)
+    post = _posterior(Phi, t, alpha, beta, active)
     Pb = Phi * beta[:, None] if beta.ndim else beta * Phi
     return _factors(np.einsum("ij,ij->j", Pb, Phi), Pb.T @ t, Pb.T @ Phi[:, active], alpha,
                     np.flatnonzero(active), post)
@@ -130,6 +130,11 @@ def _optimal_alpha(s, q):
     return out[()] if out.ndim == 0 else out
 
 
+def _cross(cols, act, K):
+    """The cached columns Bᵀb_j of the basis functions in the model, side by side: (K, len(act))."""
+    return np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))
+
+
 def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: int = 5000,
                    tol: float = 1e-3, alignment_max: float = ALIGNMENT_MAX,
                    alpha0=None) -> SBLFit:
@@ -171,7 +176,7 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     beta, history, actions, converged, it = float(beta0) * c**2, [], [], False, 0
     undo, blocked = None, np.zeros(K, bool)   # the last change, to revert; candidates reverted
     for it in range(1, max_iter + 1):
-        cross = np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))
+        cross = _cross(cols, act, K)
         trk.update(cross[act], act, alpha, beta)
         if undo is not None:                  # same β as when the change was chosen
             j, a_old, log_ev_old = undo
@@ -179,7 +184,7 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
                 alpha[j], blocked[j] = a_old, True
                 actions.pop()
                 act = np.flatnonzero(np.isfinite(alpha))
-                cross = np.column_stack([cols[i] for i in act]) if len(act) else np.zeros((K, 0))
+                cross = _cross(cols, act, K)
                 trk.update(cross[act], act, alpha, beta)
             else:
                 blocked[:] = False
@@ -214,7 +219,7 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
         undo = (j, alpha[j], trk.log_ev)
         alpha[j] = new[j]
         act = np.flatnonzero(np.isfinite(alpha))
-    cross = np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))
+    cross = _cross(cols, act, K)
     trk.update(cross[act], act, alpha, beta)
     return _result(alpha, beta, act, trk, scale, c, it, converged, history, actions)
 

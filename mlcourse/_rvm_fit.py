@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._sparse_bayes import (NOISE_FLOOR, Posterior, _capped_beta, _check_alpha, _mackay,
-                            _posterior_from_gram, _spread)
+from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _log_evidence, _mackay,
+                            _noise_floor, _posterior_from_gram)
 from ._validation import check_array, check_bool, check_consistent_length, check_scalar
-from .special import LOG_2PI
 
 __all__ = ["SBLFit", "fit_em"]
 
@@ -77,12 +76,23 @@ def _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol):
     return Phi, t
 
 
+# The RMS c of the targets must have c² and 1/c² in floating point: the loops rescale β, α and
+# the weights by c² (β̃ = βc², α̃ = αc²/‖φ‖²) and back.
+_RMS_MAX = float(np.sqrt(np.finfo(float).max))
+
+
 def _normalise(Phi, t):
-    """Unit-norm columns and unit-RMS targets; returns B, u, column scales, target scale."""
+    """Unit-norm columns and unit-RMS targets; returns B, u, column scales, target scale.
+
+    Raises ValueError if the RMS of `t` is outside (1/_RMS_MAX, _RMS_MAX), about (1e-154, 1e154).
+    """
     norms = np.sqrt(np.einsum("ij,ij->j", Phi, Phi))
     scale = np.where(norms > 0, norms, 1.0)
     top = float(np.max(np.abs(t), initial=0.0))
     c = top * float(np.sqrt(np.mean((t / top) ** 2))) if top > 0 else 1.0   # RMS, no underflow
+    if not 1.0 / _RMS_MAX < c < _RMS_MAX:
+        raise ValueError(f"t is too large or too small for its square to be held in floating point "
+                         f"(RMS of t = {c:.3g}); rescale t.")
     return Phi / scale, t / c, scale, c
 
 
@@ -100,22 +110,20 @@ class _Tracker:
     def __init__(self, B, t):
         self.B, self.t, self.Bt = B, t, B.T @ t
         self.n = len(t)
-        self.floor = NOISE_FLOOR * (_spread(t) or 1.0)      # t has unit RMS or is all zero
+        self.floor = _noise_floor(t)
 
     def update(self, gram_act, act, alpha, beta):
         a = alpha[act]
         self.post = _posterior_from_gram(beta * gram_act, beta * self.Bt[act], a)
         self.r = self.t - self.B[:, act] @ self.post.mean
         self.gamma = 1.0 - a * self.post.var
-        logdet_C = -self.n * np.log(beta) - np.log(a).sum() + self.post.logdet_precision
-        fit = beta * (self.r @ self.r) + a @ self.post.mean**2
-        self.log_ev = -0.5 * (self.n * LOG_2PI + logdet_C + fit)
+        self.log_ev = _log_evidence(self.n, self.n * np.log(beta), a, self.post,
+                                    beta * (self.r @ self.r))
         return self
 
     def beta_update(self):
-        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), lecture 001 / Bishop (7.88), at most β = 1/(NOISE_FLOOR · var t)."""
-        dof = max(self.n - self.gamma.sum(), np.finfo(float).eps * self.n)   # N − Σγ > 0
-        return _capped_beta(dof, float(self.r @ self.r), self.floor)
+        """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), at most β = 1/(NOISE_FLOOR · var t)."""
+        return _beta_update(self.r, self.gamma, self.floor)
 
 
 def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions=()):

@@ -150,16 +150,30 @@ def posterior(Phi, t, alpha, beta) -> Posterior:
     Posterior
         Over the M' ≤ M weights with finite αᵢ, in their original order.
     """
-    Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
+    return _posterior(*_split(Phi, t, alpha, beta))
+
+
+def _posterior(Phi, t, alpha, beta, active):
+    """:func:`posterior` on arguments already checked by :func:`_split`."""
     P = Phi[:, active]
     Pb = P * beta[:, None] if beta.ndim else beta * P
     return _posterior_from_gram(P.T @ Pb, Pb.T @ t, alpha[active])
 
 
-def _residual_terms(Phi, t, alpha, beta, post, active):
-    r = t - Phi[:, active] @ post.mean
-    data_fit = float(np.sum(beta * r**2))
-    return r, data_fit, float(np.sum(alpha[active] * post.mean**2))
+def _residual(Phi, t, post, active):
+    """r = t − Φm."""
+    return t - Phi[:, active] @ post.mean
+
+
+def _log_evidence(n, sum_log_beta, alpha_act, post, data_fit):
+    """ln p(t | α, β) = −½{N ln 2π + ln|C| + tᵀC⁻¹t} from its decomposed pieces (Bishop 7.85).
+
+    ln|C| = −Σₙ ln βₙ − ln|A| + ln|Σ⁻¹| and tᵀC⁻¹t = `data_fit` + mᵀAm, where `data_fit` is
+    (t − Φm)ᵀB(t − Φm) and `alpha_act` holds the finite αᵢ of the basis functions in `post`.
+    """
+    logdet_C = -sum_log_beta - np.log(alpha_act).sum() + post.logdet_precision
+    fit = data_fit + alpha_act @ post.mean**2
+    return -0.5 * (n * LOG_2PI + logdet_C + fit)
 
 
 def log_evidence(Phi, t, alpha, beta, post: Posterior | None = None) -> float:
@@ -169,12 +183,10 @@ def log_evidence(Phi, t, alpha, beta, post: Posterior | None = None) -> float:
     so ln p = −½{N ln 2π + ln|C| + tᵀC⁻¹t} costs O(NM² + M³) instead of O(N³).
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
-    post = posterior(Phi, t, alpha, beta) if post is None else post
-    _, data_fit, prior_fit = _residual_terms(Phi, t, alpha, beta, post, active)
-    n = len(t)
-    logdet_C = (-np.sum(np.broadcast_to(np.log(beta), t.shape)) - np.log(alpha[active]).sum()
-                + post.logdet_precision)
-    return -0.5 * (n * LOG_2PI + logdet_C + data_fit + prior_fit)
+    post = _posterior(Phi, t, alpha, beta, active) if post is None else post
+    r = _residual(Phi, t, post, active)
+    return _log_evidence(len(t), np.sum(np.broadcast_to(np.log(beta), t.shape)), alpha[active],
+                         post, float(np.sum(beta * r**2)))
 
 
 def log_evidence_direct(Phi, t, alpha, beta) -> float:
@@ -201,8 +213,8 @@ def evidence_gradient(Phi, t, alpha, beta):
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     if beta.ndim:
         raise ValueError("evidence_gradient needs a scalar beta.")
-    post = posterior(Phi, t, alpha, beta)
-    r, _, _ = _residual_terms(Phi, t, alpha, beta, post, active)
+    post = _posterior(Phi, t, alpha, beta, active)
+    r = _residual(Phi, t, post, active)
     a, var = alpha[active], post.var
     d_alpha = np.zeros(len(alpha))
     d_alpha[active] = 0.5 * (1 / a - var - post.mean**2)
@@ -215,8 +227,20 @@ def _spread(t):
     return float(np.var(t)) or float(np.mean(t**2))
 
 
-def _capped_beta(dof, rr, floor):
-    """β = (N − Σγ)/‖t − Φm‖², capped at 1/floor, i.e. β⁻¹ ≥ floor (also when the residual is 0)."""
+def _noise_floor(t):
+    """NOISE_FLOOR · var(t) (mean(t²) if t is constant, 1 if t is all zero): the least β⁻¹."""
+    spread = _spread(t)
+    return NOISE_FLOOR * (max(spread, np.finfo(float).tiny) if spread > 0 else 1.0)
+
+
+def _beta_update(r, gamma, floor):
+    """β⁻¹ ← ‖r‖²/(N − Σγ), lecture 001 / Bishop (7.88), with β⁻¹ ≥ `floor` (also when r = 0).
+
+    `r` = t − Φm (N,); `gamma` the γᵢ of the basis functions (0 for those not in the model).
+    """
+    n = len(r)
+    dof = max(n - gamma.sum(), np.finfo(float).eps * n)     # N − Σγ > 0
+    rr = float(r @ r)
     return dof / rr if rr > dof * floor else 1.0 / floor
 
 
@@ -239,7 +263,7 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
 
     Lecture 001 / Bishop (7.87)–(7.88), with γᵢ = 1 − αᵢΣᵢᵢ (7.89). αᵢ that exceed
     ``PRUNE_ALPHA`` or whose γᵢ or mᵢ vanish become ``inf`` (pruned); β is capped at
-    1/(``NOISE_FLOOR`` · var t).
+    1/(``NOISE_FLOOR`` · var t) (1/``NOISE_FLOOR`` if t = 0).
 
     Returns
     -------
@@ -250,10 +274,8 @@ def reestimate(Phi, t, alpha, beta, post: Posterior | None = None):
         functions not in the model.
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
-    post = posterior(Phi, t, alpha, beta) if post is None else post
+    post = _posterior(Phi, t, alpha, beta, active) if post is None else post
     alpha_new, gamma = np.full(len(alpha), np.inf), np.zeros(len(alpha))
     alpha_new[active], gamma[active] = _mackay(alpha[active], post)
-    r, _, _ = _residual_terms(Phi, t, alpha, beta, post, active)
-    floor = NOISE_FLOOR * max(_spread(t), np.finfo(float).tiny)
-    dof = max(len(t) - gamma.sum(), np.finfo(float).eps * len(t))
-    return alpha_new, _capped_beta(dof, float(r @ r), floor), gamma
+    r = _residual(Phi, t, post, active)
+    return alpha_new, _beta_update(r, gamma, _noise_floor(t)), gamma

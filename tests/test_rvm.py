@@ -172,6 +172,15 @@ def test_reestimate_caps_beta(alpha):
     assert beta == pytest.approx(min(plain, cap), rel=1e-8)
 
 
+def test_reestimate_and_fit_em_cap_beta_alike_for_zero_targets():
+    """t = 0 has no scale: both apply β ≤ 1/NOISE_FLOOR (one β update), finite and warning-free."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, beta, _ = rvm.reestimate(np.eye(3), np.zeros(3), np.ones(3), 1.0)
+        fit = rvm.fit_em(np.eye(3), np.zeros(3), 1.0, max_iter=1)
+    assert beta == fit.beta == 1 / rvm.NOISE_FLOOR
+
+
 def test_reestimate_prunes_without_dividing_by_zero():
     Phi = np.c_[np.ones(5), np.zeros(5)]            # the second weight has m = 0 exactly
     t = np.array([1.0, 2.0, 1.5, 1.2, 0.8])
@@ -645,6 +654,14 @@ def test_functional_api_rejects_nan_and_non_positive(func, Phi, t, alpha, beta, 
 def test_loops_reject_bad_input(loop, Phi, t, beta0, kwargs, match):
     with pytest.raises(ValueError, match=match):
         loop(Phi, t, beta0, **kwargs)
+
+
+@pytest.mark.parametrize("loop", [rvm.fit_em, rvm.fit_sequential])
+@pytest.mark.parametrize("scale", [1e160, 1e-200])
+def test_loops_reject_targets_whose_scale_floating_point_cannot_hold(loop, scale):
+    """The loops rescale by the squared RMS of t: a ValueError, not an OverflowError or inf."""
+    with pytest.raises(ValueError, match="t is too large or too small"):
+        loop(PHI_OK, scale * T_OK, 1.0)
 
 
 @pytest.mark.parametrize("kwargs, match", [
