@@ -15,6 +15,8 @@ _SUBMODULES = {
     "base",
     "checks",
     "datasets",
+    "decomposition",
+    "exceptions",
     "gp",
     "gp_classification",
     "gp_recursive",
@@ -26,6 +28,7 @@ _SUBMODULES = {
     "plotting",
     "rvm",
     "special",
+    "utils",
     "widgets",
 }
 

@@ -4,7 +4,7 @@
 * ``fit`` first discards any previous fit (so a fit that raises leaves the estimator unfitted),
   validates its input, stores learned state in attributes ending in ``_`` and returns ``self``;
 * predictions come from ``predict``, ``predict_proba`` and ``transform``; calling them before
-  ``fit`` raises :class:`~mlcourse._validation.NotFittedError` (a ``ValueError``).
+  ``fit`` raises :class:`~mlcourse.exceptions.NotFittedError` (a ``ValueError``).
 
 ``get_params``/``set_params`` make the estimators usable with scikit-learn's ``clone`` and
 model-selection tools.
@@ -16,7 +16,7 @@ import inspect
 
 import numpy as np
 
-from ._validation import check_array, check_is_fitted
+from .utils.validation import check_array, check_is_fitted
 
 __all__ = ["BaseEstimator", "ClassifierMixin"]
 

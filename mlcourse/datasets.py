@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_array, check_random_state, check_scalar
+from .utils.validation import check_array, check_random_state, check_scalar
 
 __all__ = ["gaussian_classes"]
 

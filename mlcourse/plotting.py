@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from . import metrics
-from ._validation import check_array
+from .utils.validation import check_array
 
 __all__ = ["grid_2d", "plot_probability_2d", "plot_roc", "plot_confusion",
            "plot_operating_point", "plot_image_grid", "plot_band"]

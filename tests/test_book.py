@@ -8,7 +8,8 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "book" / "_ext"))
+sys.path.insert(0, str(ROOT / "book" / "_ext"))   # the Sphinx extensions
+sys.path.insert(0, str(ROOT / "tools"))           # notebook_macros, a command-line tool
 import notebook_macros  # noqa: E402
 
 
@@ -55,7 +56,7 @@ def test_notebook_defines_the_shared_macros(path):
     nb = json.loads(path.read_text())
     assert notebook_macros.has_current_macros(nb), (
         f"{path.name}: first cell must define the _config.yml macros; run "
-        f"python book/_ext/notebook_macros.py {path.relative_to(ROOT)}")
+        f"python tools/notebook_macros.py {path.relative_to(ROOT)}")
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

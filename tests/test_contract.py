@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from mlcourse._validation import NotFittedError
+from mlcourse.exceptions import NotFittedError
 from mlcourse.gp import GaussianProcessRegressor
 from mlcourse.gp_classification import GaussianProcessClassifier
 from mlcourse.gp_recursive import KalmanGPRegressor

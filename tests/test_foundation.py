@@ -9,9 +9,9 @@ from sklearn.metrics.pairwise import rbf_kernel
 
 from mlcourse import checks, datasets, kernels, laplace, plotting
 from mlcourse import special as sp
-from mlcourse._validation import (NotFittedError, check_array, check_random_state, check_scalar,
-                                  encode_labels)
 from mlcourse.base import BaseEstimator, ClassifierMixin
+from mlcourse.exceptions import NotFittedError
+from mlcourse.utils.validation import check_array, check_random_state, check_scalar, encode_labels
 
 # --- validation and the estimator base ---------------------------------------------------------
 

@@ -7,7 +7,7 @@ that cell from ``_config.yml``; ``tests/test_book.py`` checks that every noteboo
 
 Usage::
 
-    python book/_ext/notebook_macros.py book/*.ipynb   # insert or refresh the cell
+    python tools/notebook_macros.py book/*.ipynb   # insert or refresh the cell
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 MARKER = "<!-- mathjax macros from _config.yml"
 
 

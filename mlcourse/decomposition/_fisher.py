@@ -1,4 +1,5 @@
-"""Fisher's linear discriminant for two classes, Bishop §4.1.4 (private; see :mod:`mlcourse.pca`).
+"""Fisher's linear discriminant for two classes, Bishop §4.1.4 (re-exported by
+:mod:`mlcourse.decomposition`).
 
 Lecture 002 contrasts it with PCA: PCA keeps the direction of largest variance whatever the
 labels, Fisher's direction maximises the separation of the projected class means relative to the
@@ -10,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._validation import check_array, check_consistent_length, encode_labels
+from ..utils.validation import check_array, check_consistent_length, encode_labels
 
 __all__ = ["fisher_direction", "fisher_criterion"]
 

@@ -1,10 +1,5 @@
-"""Principal component analysis (lectures 000, 002, 004) and Fisher's discriminant direction.
-
-* :class:`PCA` — maximum-variance / minimum-error projection, by three routes (``"eig"``,
-  ``"svd"``, ``"dual"``; see :mod:`mlcourse._pca_routes`), with optional whitening.
-* :func:`profile_likelihood` — Zhu & Ghodsi's (2006) choice of the number of components.
-* :func:`fisher_direction`, :func:`fisher_criterion` — the two-class Fisher discriminant
-  (Bishop §4.1.4), to contrast PCA's unsupervised direction with a supervised one (lecture 002).
+"""Principal component analysis (lectures 000, 002, 004) and the profile-likelihood choice of the
+number of components.
 
 Conventions. ``explained_variance_`` uses the divisor N − 1, like scikit-learn; Bishop's S and the
 lectures' λ_i use 1/N, so λ_i = (N − 1)/N · ``explained_variance_[i]`` (same eigenvectors). Each
@@ -15,12 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._fisher import fisher_criterion, fisher_direction
+from ..base import BaseEstimator
+from ..utils.validation import check_array, check_bool, check_option, check_scalar
 from ._pca_routes import RANK_RTOL, ROUTES, ZERO_VARIANCE_RULE, flip_signs, zero_variance_tol
-from ._validation import check_array, check_bool, check_option, check_scalar
-from .base import BaseEstimator
 
-__all__ = ["PCA", "profile_likelihood", "fisher_direction", "fisher_criterion"]
+__all__ = ["PCA", "profile_likelihood"]
 
 METHODS = tuple(ROUTES)
 

@@ -1,4 +1,5 @@
-"""The three routes to the principal components (private; the estimator is :class:`mlcourse.pca.PCA`).
+"""The three routes to the principal components (private; the estimator is
+:class:`mlcourse.decomposition.PCA`).
 
 Each route takes the centred data ``Xc`` (N × D, row n is (x_n − x̄)ᵀ) and a number of
 components k, and returns the k largest eigenvalues of the scatter matrix XcᵀXc (the squared

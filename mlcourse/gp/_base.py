@@ -16,8 +16,8 @@ import warnings
 import numpy as np
 from scipy import linalg, optimize
 
-from ._validation import check_bool, check_scalar
-from .kernels import SquaredExponential
+from ..kernels import SquaredExponential
+from ..utils.validation import check_bool, check_scalar
 
 # Jitter: when K (+ noise) is not numerically positive definite — e.g. duplicated inputs with
 # zero noise variance — add JITTER_START·mean(diag K) to the diagonal, then ten times more, up to

@@ -19,13 +19,13 @@ import warnings
 import numpy as np
 from scipy import linalg
 
-from ._gp_common import (PARAM_BOUNDS, check_fit_options, check_kernel, check_theta,
-                         maximize_log_params, require_theta, restart_box)
-from ._validation import (check_array, check_binary_labels, check_consistent_length,
-                          check_random_state, encode_labels)
-from .base import BaseEstimator, ClassifierMixin
-from .laplace import probit_approximation
-from .special import log_sigmoid, sigmoid
+from ..base import BaseEstimator, ClassifierMixin
+from ..laplace import probit_approximation
+from ..special import log_sigmoid, sigmoid
+from ..utils.validation import (check_array, check_binary_labels, check_consistent_length,
+                                check_random_state, encode_labels)
+from ._base import (PARAM_BOUNDS, check_fit_options, check_kernel, check_theta,
+                    maximize_log_params, require_theta, restart_box)
 
 __all__ = ["GaussianProcessClassifier", "laplace_mode"]
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_array, check_consistent_length, check_scalar, check_vector
-from .base import BaseEstimator
-from .kernels import BasisKernel
-from .special import LOG_2PI
+from ..base import BaseEstimator
+from ..kernels import BasisKernel
+from ..special import LOG_2PI
+from ..utils.validation import check_array, check_consistent_length, check_scalar, check_vector
 
 __all__ = ["KalmanGPRegressor", "affine_basis"]
 

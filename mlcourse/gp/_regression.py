@@ -1,15 +1,5 @@
-"""Gaussian processes (lecture 002): regression, hyperparameter learning, and re-exports.
-
-=====================================  ==========================================================
-name                                   what
-=====================================  ==========================================================
-:class:`GaussianProcessRegressor`      exact GP regression, GPML Algorithm 2.1; hyperparameters by
-                                       maximising the log marginal likelihood (GPML §5.4.1)
-:class:`GaussianProcessClassifier`     binary Laplace classifier, GPML Algorithms 3.1/3.2/5.1
-                                       (in :mod:`mlcourse.gp_classification`)
-:class:`KalmanGPRegressor`             the finite-basis GP as a Kalman filter over the weights
-                                       (in :mod:`mlcourse.gp_recursive`)
-=====================================  ==========================================================
+"""Exact Gaussian-process regression, GPML Algorithm 2.1, with hyperparameters by maximising the
+log marginal likelihood (GPML §5.4.1).
 
 Notation: targets z (Bishop's t), latent f = y(x), noise variance σ_n² (the lecture's σ_v²),
 K the Gram matrix of the kernel on the training inputs, C_N = K + σ_n² I.
@@ -21,17 +11,14 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import blas as _blas
 
-from ._gp_common import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, check_kernel,
-                         check_theta, cholesky_jitter, learnable, maximize_log_params,
-                         require_theta, restart_box)
-from ._validation import (check_array, check_consistent_length, check_random_state, check_scalar,
-                          check_vector)
-from .base import BaseEstimator
-from .gp_classification import GaussianProcessClassifier
-from .gp_recursive import KalmanGPRegressor
-from .special import LOG_2PI
+from ..base import BaseEstimator
+from ..special import LOG_2PI
+from ..utils.validation import (check_array, check_consistent_length, check_random_state,
+                                check_scalar, check_vector)
+from ._base import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, check_kernel, check_theta,
+                    cholesky_jitter, learnable, maximize_log_params, require_theta, restart_box)
 
-__all__ = ["GaussianProcessRegressor", "GaussianProcessClassifier", "KalmanGPRegressor"]
+__all__ = ["GaussianProcessRegressor"]
 
 
 

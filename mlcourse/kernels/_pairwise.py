@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.linalg import blas as _blas
 
-from ._validation import check_array, check_scalar
+from ..utils.validation import check_array, check_scalar
 
 __all__ = ["sq_dist", "rbf", "linear_spline", "SquaredExponential", "BasisKernel"]
 

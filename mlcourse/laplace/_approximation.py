@@ -1,9 +1,10 @@
-"""The Laplace approximation of :mod:`mlcourse.laplace` (which re-exports it): numerical
-derivatives, the Gaussian fitted at a mode (:class:`LaplaceResult`), the mode search
-(:func:`fit_laplace`) and :func:`laplace_approximation` for any log-density.
+"""The Laplace approximation of :mod:`mlcourse.laplace` (which re-exports it): the Gaussian fitted
+at a mode (:class:`LaplaceResult`), the mode search (:func:`fit_laplace`) and
+:func:`laplace_approximation` for any log-density (its missing derivatives by central
+differences, :mod:`mlcourse.utils.numdiff`).
 
-The mode is found by :func:`mlcourse._optim.newton_minimize` applied to E(z) = −ln f(z), the
-same damped Newton solver that fits logistic regression (lecture 003 §4-3-3); its Hessian at
+The mode is found by :func:`mlcourse.utils.optimize.newton_minimize` applied to E(z) = −ln f(z),
+the same damped Newton solver that fits logistic regression (lecture 003 §4-3-3); its Hessian at
 the mode is the Laplace precision A.
 """
 
@@ -15,58 +16,13 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import linalg
 
-from ._optim import newton_minimize
-from ._validation import ConvergenceWarning, check_array
-from .special import LOG_2PI
+from ..exceptions import ConvergenceWarning
+from ..special import LOG_2PI
+from ..utils.numdiff import numerical_gradient, numerical_hessian, numerical_jacobian
+from ..utils.optimize import newton_minimize
+from ..utils.validation import check_array
 
-__all__ = ["LaplaceResult", "fit_laplace", "laplace_approximation", "numerical_gradient",
-           "numerical_hessian", "numerical_jacobian"]
-
-_EPS = np.finfo(float).eps
-# Central-difference steps, relative to 1 + |z_i|: ε^(1/3) ≈ 6e-6 balances the O(h²) truncation
-# error of a first difference against its O(ε/h) rounding error (both ≈ 4e-11 relative), and
-# ε^(1/4) ≈ 1.2e-4 does the same for a second difference (O(h²) against O(ε/h²), ≈ 1.5e-8).
-FD_STEP_FIRST = _EPS ** (1 / 3)
-FD_STEP_SECOND = _EPS ** (1 / 4)
-
-
-def _steps(z, rel):
-    return rel * (1.0 + np.abs(z))
-
-
-def numerical_gradient(f, z) -> np.ndarray:
-    """∇f(z) by central differences, shape (M,): (f(z + h_i e_i) − f(z − h_i e_i)) / 2h_i."""
-    z = np.asarray(z, dtype=float)
-    h = _steps(z, FD_STEP_FIRST)
-    return np.array([(f(z + hi * e) - f(z - hi * e)) / (2 * hi) for hi, e in zip(h, np.eye(len(z)))])
-
-
-def numerical_jacobian(g, z) -> np.ndarray:
-    """The Jacobian of a vector function g at z by central differences, symmetrised (g is a
-    gradient, so its Jacobian is a Hessian), shape (M, M): :func:`numerical_gradient` of g,
-    whose row i is ∂g/∂z_i."""
-    J = numerical_gradient(g, z)
-    return 0.5 * (J + J.T)
-
-
-def numerical_hessian(f, z) -> np.ndarray:
-    """∇∇f(z) by second central differences of f, shape (M, M), 2M² + 1 calls:
-
-    H_ii ≈ (f(z + h_i e_i) − 2f(z) + f(z − h_i e_i)) / h_i²,
-    H_ij ≈ [f(z + h_i e_i + h_j e_j) − f(z + h_i e_i − h_j e_j) − f(z − h_i e_i + h_j e_j)
-            + f(z − h_i e_i − h_j e_j)] / 4h_i h_j   (i ≠ j).
-    """
-    z = np.asarray(z, dtype=float)
-    M = len(z)
-    d = np.eye(M) * _steps(z, FD_STEP_SECOND)
-    f0 = f(z)
-    H = np.empty((M, M))
-    for i in range(M):
-        H[i, i] = (f(z + d[i]) - 2 * f0 + f(z - d[i])) / d[i, i] ** 2
-        for j in range(i + 1, M):
-            H[i, j] = H[j, i] = (f(z + d[i] + d[j]) - f(z + d[i] - d[j]) - f(z - d[i] + d[j])
-                                 + f(z - d[i] - d[j])) / (4 * d[i, i] * d[j, j])
-    return H
+__all__ = ["LaplaceResult", "fit_laplace", "laplace_approximation"]
 
 
 @dataclass

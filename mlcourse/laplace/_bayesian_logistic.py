@@ -1,28 +1,18 @@
-"""The Laplace approximation and Bayesian logistic regression (lecture 003, §4-4 and §4-5).
-
-* :func:`laplace_approximation` — the Gaussian N(z | z₀, A⁻¹) at a mode of any density, with the
-  Laplace estimate of its normalising constant;
-* :func:`probit_approximation` — ∫σ(a)N(a | μ, σ²)da ≈ σ(κ(σ²)μ), shared with the
-  Gaussian-process and RVM classifiers;
-* :class:`BayesianLogisticRegression` — the Laplace posterior of logistic regression, its log
-  evidence and its (moderated) predictive distribution.
-
-The likelihood and the Newton solver are those of :mod:`mlcourse.linear`.
-"""
+"""Bayesian logistic regression with the Laplace posterior (lecture 003 §4-5), and the probit
+approximation of its predictive distribution (§4-5-2), which the GP classifier shares."""
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
 
-from ._laplace import LaplaceResult, fit_laplace, laplace_approximation
-from ._linmodel import LinearClassifier, _design_matrix, _prior_precision, _split_weights
-from ._logistic import _binary_objective, logit_nll_terms
-from ._validation import check_bool, check_option, check_random_state, check_scalar
-from .special import sigmoid
+from ..linear._base import LinearClassifier, _design_matrix, _prior_precision, _split_weights
+from ..special import sigmoid
+from ..utils.objectives import _binary_objective, logit_nll_terms
+from ..utils.validation import check_bool, check_option, check_random_state, check_scalar
+from ._approximation import fit_laplace
 
-__all__ = ["probit_approximation", "laplace_approximation", "LaplaceResult",
-           "BayesianLogisticRegression"]
+__all__ = ["probit_approximation", "BayesianLogisticRegression"]
 
 
 def probit_approximation(mean, var):

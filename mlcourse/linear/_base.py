@@ -9,14 +9,15 @@ import warnings
 
 import numpy as np
 
-from ._logistic import _binary_objective
-from ._optim import newton_minimize
-from ._validation import (ConvergenceWarning, check_array, check_bool, check_consistent_length,
-                          check_scalar, encode_labels)
-from .base import BaseEstimator, ClassifierMixin
-from .special import sigmoid, softmax
+from ..base import BaseEstimator, ClassifierMixin
+from ..exceptions import ConvergenceWarning, SeparationWarning
+from ..special import sigmoid, softmax
+from ..utils.objectives import _binary_objective
+from ..utils.optimize import newton_minimize
+from ..utils.validation import (check_array, check_bool, check_consistent_length, check_scalar,
+                                encode_labels)
 
-__all__ = ["LinearClassifier", "SeparationWarning", "design_matrix"]
+__all__ = ["LinearClassifier", "design_matrix"]
 
 
 class LinearClassifier(ClassifierMixin, BaseEstimator):
@@ -45,10 +46,6 @@ class LinearClassifier(ClassifierMixin, BaseEstimator):
 
 
 _DEFAULTS = {"irls": (100, 1e-8), "gd": (10_000, 1e-6), "sgd": (200, 1e-3)}  # max_iter, tol
-
-
-class SeparationWarning(UserWarning):
-    """The training data are linearly separable, so the maximum-likelihood weights are infinite."""
 
 
 def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:

@@ -1,36 +1,19 @@
-"""Linear classifiers: generative (shared-covariance Gaussians) and discriminative (logistic,
-softmax and probit regression), lecture 003 §4-3 and lecture 004.
-
-Every model here has the prior convention of scikit-learn's ``LogisticRegression(C=1/alpha)``:
-``alpha`` is the precision of a zero-mean Gaussian prior on the weights, *not* on the intercept,
-so the fitted weights minimise  NLL(w, w₀) + ½·alpha·‖w‖².
-
-The likelihood, gradient and Hessian code (:mod:`mlcourse._logistic`) and the solvers
-(:mod:`mlcourse._optim`, :mod:`mlcourse._first_order`) are re-exported here for the chapters
-that build on them (Laplace approximation, RVM and GP classification).
-"""
+"""The discriminative linear classifiers: logistic, probit and softmax regression, fitted by
+maximising a penalised likelihood (lecture 003 §4-3, lecture 004)."""
 
 from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
 
-from ._generative import GaussianGenerativeClassifier
-from ._linmodel import (_DEFAULTS, SeparationWarning, _prior_precision, _Regression,
-                        design_matrix)
-from ._logistic import (_binary_objective, _softmax_objective, check_precision,
-                        logistic_objective, logit_nll_terms, probit_nll_terms, probit_objective,
-                        softmax_objective, weighted_gram)
-from ._first_order import gradient_descent, sgd
-from ._optim import OptimizeResult, newton_minimize, restrict
-from ._validation import ConvergenceWarning, check_option, check_random_state, check_scalar
-from .special import probit, sigmoid
+from ..special import probit, sigmoid
+from ..utils.objectives import (_binary_objective, _softmax_objective, logit_nll_terms,
+                                probit_nll_terms)
+from ..utils.optimize import gradient_descent, newton_minimize, restrict, sgd
+from ..utils.validation import check_option, check_random_state, check_scalar
+from ._base import _DEFAULTS, _prior_precision, _Regression
 
-__all__ = ["GaussianGenerativeClassifier", "LogisticRegression", "SoftmaxRegression",
-           "ProbitRegression", "SeparationWarning", "ConvergenceWarning", "design_matrix",
-           "logistic_objective", "probit_objective", "softmax_objective", "logit_nll_terms",
-           "probit_nll_terms", "check_precision", "weighted_gram", "newton_minimize",
-           "gradient_descent", "sgd", "OptimizeResult"]
+__all__ = ["LogisticRegression", "SoftmaxRegression", "ProbitRegression"]
 
 
 class LogisticRegression(_Regression):

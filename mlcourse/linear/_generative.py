@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._linmodel import LinearClassifier
+from ._base import LinearClassifier
 
 __all__ = ["GaussianGenerativeClassifier", "COLLINEAR_TOL"]
 

@@ -1,19 +1,5 @@
-"""Classifier evaluation (lecture 004, first part).
-
-All functions take labels that are 0/1 or booleans, with the positive class 1, and use
-scikit-learn's argument order ``(y_true, y_pred)`` / ``(y_true, y_score)`` so that a reader can
-swap one library for the other.
-
-The confusion matrix uses the **lecture's layout** — rows are the *predicted* class, columns
-the *actual* class, positive first::
-
-                     actual +   actual -
-    predicted +   [[   TP,        FP  ],
-    predicted -    [   FN,        TN  ]]
-
-scikit-learn's ``confusion_matrix`` has rows *actual*, columns *predicted*, negative first
-(``[[TN, FP], [FN, TP]]``); the two are related by ``ours == sk.T[::-1, ::-1]``.
-"""
+"""The confusion matrix in the lecture's layout and the rates and costs computed from it
+(lecture 004, first part); see :mod:`mlcourse.metrics` for the conventions."""
 
 from __future__ import annotations
 
@@ -21,18 +7,13 @@ import numbers
 import warnings
 import numpy as np
 
-from ._roc import RocTable, roc_auc, roc_curve, roc_table
-from ._validation import check_array, check_binary_labels, check_consistent_length
+from ..exceptions import UndefinedMetricWarning
+from ..utils.validation import check_array, check_binary_labels, check_consistent_length
 
 __all__ = [
     "confusion_matrix", "accuracy", "precision", "recall", "f_measure", "classification_cost",
-    "min_cost_threshold", "roc_table", "RocTable", "roc_curve", "roc_auc",
-    "UndefinedMetricWarning",
+    "min_cost_threshold",
 ]
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A ratio metric had a zero denominator (e.g. precision with no predicted positives)."""
 
 
 def _labels(y_true, y_pred):

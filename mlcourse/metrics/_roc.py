@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_binary_labels, check_consistent_length, check_option, check_vector
+from ..utils.validation import (check_binary_labels, check_consistent_length, check_option,
+                                check_vector)
 
 __all__ = ["RocTable", "roc_table", "roc_curve", "roc_auc"]
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._rvm_fit import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
+from ..utils.validation import check_scalar
+from ._loop_state import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
 from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _posterior, _split
-from ._validation import check_scalar
 
 # β is held at its initial value for the first iterations, so that the first basis functions are
 # added against a modest noise level rather than against β⁻¹ = ‖t‖²/N of the empty model (as in

@@ -16,7 +16,7 @@ import numpy as np
 
 from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _log_evidence, _mackay,
                             _noise_floor, _posterior_from_gram)
-from ._validation import check_array, check_bool, check_consistent_length, check_scalar
+from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
 
 __all__ = ["SBLFit", "fit_em"]
 

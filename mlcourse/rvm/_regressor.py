@@ -1,15 +1,4 @@
-"""Relevance vector machines for regression (lecture 001; Tipping 2001; Bishop §7.2).
-
-y(x) = Σₙ wₙ k(x, xₙ) + b with one prior precision αᵢ per weight, p(wᵢ | αᵢ) = N(wᵢ | 0, αᵢ⁻¹),
-Gaussian noise of precision β, and α, β chosen by maximising the evidence p(t | α, β). Most αᵢ go
-to infinity; the training inputs whose weights survive are the relevance vectors.
-
-The pieces are public so that the chapters can check each step, and the RVM classifier can reuse
-them: :func:`posterior`, :func:`log_evidence` (and :func:`log_evidence_direct`, the O(N³) route),
-:func:`evidence_gradient`, :func:`reestimate` (the lecture's update), :func:`sparsity_quality`,
-:func:`alpha_marginal` and :func:`optimal_alpha` (the fast algorithm's building blocks), and the
-two loops :func:`fit_em` and :func:`fit_sequential` over any design matrix.
-"""
+"""The relevance vector regressor: a kernel design matrix, then either loop of the package."""
 
 from __future__ import annotations
 
@@ -17,20 +6,16 @@ import warnings
 
 import numpy as np
 
-from . import kernels
-from ._rvm_fast import (ALIGNMENT_MAX, alpha_marginal, fit_sequential, optimal_alpha,
-                        sparsity_quality)
-from ._rvm_fit import SBLFit, fit_em
-from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, _spread, evidence_gradient,
-                            log_evidence, log_evidence_direct, posterior, reestimate)
-from ._validation import (ConvergenceWarning, check_array, check_bool, check_consistent_length,
-                          check_option, check_scalar, check_vector)
-from .base import BaseEstimator
+from .. import kernels
+from ..base import BaseEstimator
+from ..exceptions import ConvergenceWarning
+from ..utils.validation import (check_array, check_bool, check_consistent_length, check_option,
+                                check_scalar, check_vector)
+from ._fast import ALIGNMENT_MAX, fit_sequential
+from ._loop_state import fit_em
+from ._sparse_bayes import _spread
 
-__all__ = ["RVMRegressor", "ConvergenceWarning", "posterior", "log_evidence",
-           "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
-           "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
-           "PRUNE_ALPHA", "JITTER", "NOISE_FLOOR", "ALIGNMENT_MAX"]
+__all__ = ["RVMRegressor"]
 
 _KERNELS = ("rbf", "linear_spline")
 _METHODS = ("fast", "em")

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.linalg import LinAlgError, cholesky, lapack, solve_triangular
 
-from ._validation import check_array
-from .special import LOG_2PI
+from ..special import LOG_2PI
+from ..utils.validation import check_array
 
 # A weight whose prior precision exceeds PRUNE_ALPHA is pruned (α → ∞). The loops (fit_em,
 # fit_sequential) apply it to unit-norm basis functions and unit-RMS targets, where a pruned

@@ -1,4 +1,4 @@
-"""Input validation shared by every module.
+"""Input validation shared by every module (public: the next chapters' estimators use it too).
 
 Every public function and estimator in :mod:`mlcourse` validates its input here, so that bad
 input raises a :class:`ValueError` whose message names the argument and the problem (shape,
@@ -12,8 +12,9 @@ import numbers
 
 import numpy as np
 
+from ..exceptions import NotFittedError
+
 __all__ = [
-    "NotFittedError",
     "check_array",
     "check_vector",
     "check_consistent_length",
@@ -22,18 +23,9 @@ __all__ = [
     "check_scalar",
     "check_option",
     "check_random_state",
+    "check_bool",
     "check_is_fitted",
-    "ConvergenceWarning",
 ]
-
-
-class NotFittedError(ValueError, AttributeError):
-    """Raised when a prediction method is called before ``fit``.
-
-    Subclasses :class:`ValueError` (the project's contract for bad calls) and
-    :class:`AttributeError` (so ``hasattr(est, "predict_proba")``-style probes behave as in
-    scikit-learn).
-    """
 
 
 def _check_finite(a: np.ndarray, name: str) -> None:
@@ -234,9 +226,3 @@ def check_is_fitted(estimator, attributes=None) -> None:
         raise NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet; "
                              "call fit(X, y) before using it.")
 
-
-class ConvergenceWarning(UserWarning):
-    """An iterative solver stopped at ``max_iter`` before meeting its tolerance.
-
-    The result is returned (finite) but may be inaccurate; raise ``max_iter`` or loosen ``tol``.
-    """

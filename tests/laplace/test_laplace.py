@@ -12,11 +12,11 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression as SkLogistic
 
 from mlcourse.datasets import gaussian_classes
+from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.laplace import (BayesianLogisticRegression, LaplaceResult, laplace_approximation,
                               probit_approximation)
 from mlcourse.linear import design_matrix
-from mlcourse._laplace import numerical_gradient, numerical_hessian, numerical_jacobian
-from mlcourse._validation import ConvergenceWarning, NotFittedError
+from mlcourse.utils.numdiff import numerical_gradient, numerical_hessian, numerical_jacobian
 
 
 def fd(f, w, h=1e-5):

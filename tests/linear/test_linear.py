@@ -12,11 +12,11 @@ from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 from sklearn.linear_model import LogisticRegression as SkLogistic
 
 from mlcourse import linear
-from mlcourse._optim import newton_direction, restrict
-from mlcourse._validation import ConvergenceWarning, NotFittedError
 from mlcourse.datasets import gaussian_classes
+from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.linear import (GaussianGenerativeClassifier, LogisticRegression, ProbitRegression,
                              SeparationWarning, SoftmaxRegression)
+from mlcourse.utils.optimize import newton_direction, restrict
 
 
 def sk_exact(alpha, **kw):

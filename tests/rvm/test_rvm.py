@@ -9,9 +9,9 @@ from scipy import optimize, stats
 from sklearn.linear_model import ARDRegression
 
 from mlcourse import datasets, rvm
-from mlcourse._rvm_fast import MAX_DROP
-from mlcourse._validation import ConvergenceWarning, NotFittedError
+from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.kernels import linear_spline, rbf
+from mlcourse.rvm._fast import MAX_DROP
 
 
 def random_problem(rng, n=30, m=8, n_out=2):
@@ -421,7 +421,7 @@ def test_fast_never_sets_alpha_to_zero_when_s_cancels(monkeypatch):
     candidate whose s_i fell below S_MIN·β is never changed (the loop's gains are evaluated as
     ℓ(new) − ℓ(old); recording them shows new = old wherever s ≤ S_MIN·β, and that such s occur).
     The loop itself need not converge at this β (see the noise_variance docstring)."""
-    from mlcourse import _rvm_fast
+    from mlcourse.rvm import _fast as _rvm_fast
     X, t = datasets.sinc_data(100)
     Phi = np.c_[rbf(X, gamma=1 / 9), np.ones(100)]
     calls = []

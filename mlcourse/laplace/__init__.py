@@ -1,0 +1,18 @@
+"""The Laplace approximation and Bayesian logistic regression (lecture 003, §4-4 and §4-5).
+
+* :func:`laplace_approximation` — the Gaussian N(z | z₀, A⁻¹) at a mode of any density, with the
+  Laplace estimate of its normalising constant;
+* :func:`probit_approximation` — ∫σ(a)N(a | μ, σ²)da ≈ σ(κ(σ²)μ), shared with the
+  Gaussian-process and RVM classifiers;
+* :class:`BayesianLogisticRegression` — the Laplace posterior of logistic regression, its log
+  evidence and its (moderated) predictive distribution.
+
+The likelihood and the Newton solver are those of :mod:`mlcourse.linear` (from
+:mod:`mlcourse.utils`).
+"""
+
+from ._approximation import LaplaceResult, fit_laplace, laplace_approximation
+from ._bayesian_logistic import BayesianLogisticRegression, probit_approximation
+
+__all__ = ["probit_approximation", "laplace_approximation", "LaplaceResult", "fit_laplace",
+           "BayesianLogisticRegression"]

@@ -1,0 +1,24 @@
+"""Relevance vector machines for regression (lecture 001; Tipping 2001; Bishop §7.2).
+
+y(x) = Σₙ wₙ k(x, xₙ) + b with one prior precision αᵢ per weight, p(wᵢ | αᵢ) = N(wᵢ | 0, αᵢ⁻¹),
+Gaussian noise of precision β, and α, β chosen by maximising the evidence p(t | α, β). Most αᵢ go
+to infinity; the training inputs whose weights survive are the relevance vectors.
+
+The pieces are public so that the chapters can check each step, and the RVM classifier can reuse
+them: :func:`posterior`, :func:`log_evidence` (and :func:`log_evidence_direct`, the O(N³) route),
+:func:`evidence_gradient`, :func:`reestimate` (the lecture's update), :func:`sparsity_quality`,
+:func:`alpha_marginal` and :func:`optimal_alpha` (the fast algorithm's building blocks), and the
+two loops :func:`fit_em` and :func:`fit_sequential` over any design matrix.
+"""
+
+from ..exceptions import ConvergenceWarning
+from ._fast import ALIGNMENT_MAX, alpha_marginal, fit_sequential, optimal_alpha, sparsity_quality
+from ._loop_state import SBLFit, fit_em
+from ._regressor import RVMRegressor
+from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, evidence_gradient,
+                            log_evidence, log_evidence_direct, posterior, reestimate)
+
+__all__ = ["RVMRegressor", "ConvergenceWarning", "posterior", "log_evidence",
+           "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
+           "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
+           "PRUNE_ALPHA", "JITTER", "NOISE_FLOOR", "ALIGNMENT_MAX"]
