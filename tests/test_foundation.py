@@ -1,13 +1,12 @@
 """The shared helpers every chapter builds on: validation, the estimator base, stable functions,
-kernels, the probit approximation, the check helpers, data generators, plots and sliders."""
+the probit approximation, the check helpers, data generators, plots and sliders (the kernels are
+tested in tests/kernels/)."""
 
 import numpy as np
 import pytest
 from scipy import integrate, special, stats
-from sklearn.gaussian_process.kernels import RBF
-from sklearn.metrics.pairwise import rbf_kernel
 
-from mlcourse import checks, datasets, kernels, laplace, plotting
+from mlcourse import checks, datasets, laplace, plotting
 from mlcourse import special as sp
 from mlcourse.base import BaseEstimator, ClassifierMixin
 from mlcourse.exceptions import NotFittedError
@@ -108,88 +107,6 @@ def test_stable_functions_do_not_overflow():
     np.testing.assert_allclose(np.exp(sp.log_softmax(A)), sp.softmax(A), rtol=1e-12)
     np.testing.assert_allclose(sp.probit([0.0, 1.0]), stats.norm.cdf([0.0, 1.0]), rtol=1e-14)
     assert np.isfinite(sp.log_probit(-40.0))
-
-
-# --- kernels ------------------------------------------------------------------------------------
-
-
-def test_rbf_matches_sklearn(rng):
-    X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
-    np.testing.assert_allclose(kernels.rbf(X, Y, gamma=0.7), rbf_kernel(X, Y, gamma=0.7), rtol=1e-12)
-    K = kernels.rbf(X, gamma=0.7)
-    np.testing.assert_allclose(np.diag(K), 1.0)
-    np.testing.assert_allclose(K, K.T)
-
-
-def test_squared_exponential_matches_sklearn_and_ard(rng):
-    X, Y = rng.normal(size=(6, 2)), rng.normal(size=(4, 2))
-    k = kernels.SquaredExponential(length_scale=[0.5, 2.0], variance=1.7)
-    np.testing.assert_allclose(k(X, Y), 1.7 * RBF(length_scale=[0.5, 2.0])(X, Y), rtol=1e-12)
-    np.testing.assert_allclose(k.diag(X), np.diag(k(X)))
-    with pytest.raises(ValueError, match="length_scale must be positive"):
-        kernels.SquaredExponential(length_scale=0.0)(X)
-    with pytest.raises(ValueError, match="length_scale has 3 entries"):
-        kernels.SquaredExponential(length_scale=[1, 1, 1])(X)
-    with pytest.raises(ValueError, match="variance must be > 0"):
-        kernels.SquaredExponential(variance=-1.0)(X)
-
-
-def test_linear_spline_formula_and_psd(rng):
-    x = np.linspace(-10, 10, 40)
-    K = kernels.linear_spline(x)
-    a, b = 1.3, -0.4
-    m = min(a, b)
-    expected = 1 + a * b + a * b * m - (a + b) / 2 * m**2 + m**3 / 3
-    assert kernels.linear_spline([a], [b])[0, 0] == pytest.approx(expected)
-    np.testing.assert_allclose(K, K.T)
-    with pytest.raises(ValueError, match="1-D inputs"):
-        kernels.linear_spline(rng.normal(size=(3, 2)))
-
-
-def test_sq_dist_matches_brute_force_and_gram_is_exactly_symmetric(rng):
-    X, Y = rng.normal(size=(50, 4)), rng.normal(size=(7, 4))
-    brute = ((X[:, None, :] - Y[None, :, :]) ** 2).sum(-1)
-    np.testing.assert_allclose(kernels.sq_dist(X, Y), brute, atol=1e-12)
-    scale = np.array([0.5, 1.0, 2.0, 3.0])
-    for S in (kernels.sq_dist(X), kernels.sq_dist(X, scale=scale)):
-        np.testing.assert_array_equal(S, S.T)          # bitwise, not just allclose
-        np.testing.assert_array_equal(np.diag(S), 0.0)
-    brute_scaled = (((X[:, None, :] - X[None, :, :]) / scale) ** 2).sum(-1)
-    np.testing.assert_allclose(kernels.sq_dist(X, scale=scale), brute_scaled, atol=1e-12)
-
-
-def test_kernel_bad_input():
-    with pytest.raises(ValueError, match="gamma must be > 0"):
-        kernels.rbf([[0.0]], gamma=-1.0)
-    with pytest.raises(ValueError, match="same number of features"):
-        kernels.rbf(np.zeros((2, 2)), np.zeros((2, 3)))
-    with pytest.raises(ValueError, match="X contains NaN"):
-        kernels.sq_dist([[np.nan, 0.0]])
-
-
-@pytest.mark.parametrize("scale, match", [
-    (0.0, "scale must be positive and finite; got 0.0"),
-    (-1.0, "scale must be positive and finite"),
-    (np.inf, "scale must be positive and finite"),
-    (np.nan, "scale must be positive and finite"),
-    ([1.0, 0.0], "scale must be positive and finite"),
-    ([1.0, 2.0, 3.0], r"scale must be a scalar or have one entry per feature \(2\); got shape \(3,\)"),
-    ([[1.0, 2.0]], r"one entry per feature \(2\); got shape \(1, 2\)"),
-    ("wide", "scale must be a positive number or one per feature; got 'wide'"),
-])
-def test_sq_dist_rejects_bad_scale(scale, match):
-    X = np.arange(6.0).reshape(3, 2)
-    with pytest.raises(ValueError, match=match):
-        kernels.sq_dist(X, scale=scale)
-    with pytest.raises(ValueError, match=match):
-        kernels.sq_dist(X, X[:2], scale=scale)
-
-
-def test_sq_dist_accepts_scalar_and_per_feature_scale():
-    X = np.arange(6.0).reshape(3, 2)
-    np.testing.assert_array_equal(kernels.sq_dist(X, scale=[2.0]), kernels.sq_dist(X / 2.0))
-    np.testing.assert_array_equal(kernels.sq_dist(X, scale=np.float64(2.0)),
-                                  kernels.sq_dist(X / 2.0))
 
 
 # --- probit approximation ------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import BaseEstimator
-from ..kernels import BasisKernel
+from ..kernels import design_matrix
 from ..special import LOG_2PI
 from ..utils.validation import check_array, check_consistent_length, check_scalar, check_vector
 
@@ -26,10 +26,10 @@ __all__ = ["KalmanGPRegressor", "affine_basis"]
 def affine_basis(X) -> np.ndarray:
     """φ(x) = [1, x_1, …, x_p]: the lecture's p + 1 features (a bias and the inputs).
 
-    X : array_like of shape (n, p), finite → Φ of shape (n, p + 1).
+    X : array_like of shape (n, p), finite → Φ of shape (n, p + 1)
+    (:func:`mlcourse.kernels.design_matrix` with a bias column).
     """
-    X = check_array(X, "X")
-    return np.column_stack([np.ones(len(X)), X])
+    return design_matrix(X)
 
 
 class KalmanGPRegressor(BaseEstimator):
@@ -75,8 +75,8 @@ class KalmanGPRegressor(BaseEstimator):
         self.noise_variance = noise_variance
 
     def _features(self, X):
-        return BasisKernel(affine_basis if self.basis is None else self.basis,
-                           self.weight_variance).features(X)
+        """Φ = basis(X), or [1, X] for the default :func:`affine_basis`."""
+        return design_matrix(X, self.basis, bias=self.basis is None)
 
     def _start(self, n_features):
         self.mean_ = np.zeros(n_features)

@@ -1,9 +1,31 @@
-"""Kernel functions shared by the RBF-network, RVM and Gaussian-process chapters.
+"""Kernels: one interface for the Gaussian-process, RVM, RBF-network and kernel-PCA chapters.
 
-Every kernel is a callable ``k(X, Y)`` that maps arrays of shape (n, d) and (m, d) to the
-Gram matrix of shape (n, m). 1-D inputs of shape (n,) are read as n points in one dimension.
+=======================================  ========================================================
+name                                     what
+=======================================  ========================================================
+:class:`Kernel`                          the interface: ``k(X, Y=None)`` → (n, m), ``k.diag(X)``
+                                         → (n,), hyperparameters as attributes
+:class:`RBFKernel`, :func:`rbf`          exp(−γ‖x − x′‖²) (scikit-learn's ``gamma``)
+:class:`LinearKernel`, :func:`linear`    xᵀx′
+:class:`LinearSplineKernel`,             Tipping's (2001) univariate linear spline, eq. (29)
+:func:`linear_spline`
+:class:`SquaredExponential`              σ_f² exp(−½ Σ_d (x_d − x′_d)²/ℓ_d²), with ``theta``,
+                                         ``with_theta`` and ``gradient`` for learning σ_f², ℓ
+:class:`BasisKernel`                     σ_w² φ(x)ᵀφ(x′) of a finite basis φ
+:func:`sq_dist`                          pairwise squared distances, optionally scaled
+:func:`get_kernel`                       a kernel from a name (``"rbf"``, ``"linear"``,
+                                         ``"linear_spline"``), a Kernel or a callable
+:func:`design_matrix`                    Φ = [kernel columns on centres, or a feature map, or X]
+                                         with an optional bias column
+=======================================  ========================================================
+
+1-D inputs of shape (n,) are read as n points in one dimension.
 """
 
-from ._pairwise import BasisKernel, SquaredExponential, linear_spline, rbf, sq_dist
+from ._kernels import (KERNELS, BasisKernel, Kernel, LinearKernel, LinearSplineKernel, RBFKernel,
+                       SquaredExponential, design_matrix, get_kernel)
+from ._pairwise import linear, linear_spline, rbf, sq_dist
 
-__all__ = ["sq_dist", "rbf", "linear_spline", "SquaredExponential", "BasisKernel"]
+__all__ = ["Kernel", "RBFKernel", "LinearKernel", "LinearSplineKernel", "SquaredExponential",
+           "BasisKernel", "KERNELS", "get_kernel", "design_matrix", "sq_dist", "rbf", "linear",
+           "linear_spline"]

@@ -1,7 +1,7 @@
-"""Kernel functions shared by the RBF-network, RVM and Gaussian-process chapters.
+"""Kernel functions as plain functions ``k(X, Y=None, ...) -> (n, m)`` (re-exported by
+:mod:`mlcourse.kernels`, whose kernel objects call them).
 
-Every kernel is a callable ``k(X, Y)`` that maps arrays of shape (n, d) and (m, d) to the
-Gram matrix of shape (n, m). 1-D inputs of shape (n,) are read as n points in one dimension.
+1-D inputs of shape (n,) are read as n points in one dimension; ``Y=None`` means ``Y = X``.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from scipy.linalg import blas as _blas
 
 from ..utils.validation import check_array, check_scalar
 
-__all__ = ["sq_dist", "rbf", "linear_spline", "SquaredExponential", "BasisKernel"]
+__all__ = ["sq_dist", "rbf", "linear", "linear_spline"]
 
 
 def _as_points(X, name: str) -> np.ndarray:
@@ -123,165 +123,37 @@ def linear_spline(X, Y=None) -> np.ndarray:
         k(xᵢ, yⱼ); positive semi-definite for inputs ≥ 0 only (see above).
     """
     X, Y = _pair(X, Y)
+    _check_univariate(X)
+    return _spline(X[:, 0][:, None], Y[:, 0][None, :])
+
+
+def _check_univariate(X):
     if X.shape[1] != 1:
         raise ValueError(f"linear_spline is defined for 1-D inputs; got {X.shape[1]} features.")
-    x, y = X[:, 0][:, None], Y[:, 0][None, :]
+
+
+def _spline(x, y):
+    """Tipping's eq. (29) elementwise, for x and y that broadcast (a Gram matrix, or its diagonal)."""
     m = np.minimum(x, y)
     xy = x * y
     return 1.0 + xy + xy * m - 0.5 * (x + y) * m**2 + m**3 / 3.0
 
 
-class SquaredExponential:
-    """Squared-exponential kernel k(x, x′) = variance · exp(−½ Σ_d (x_d − x′_d)²/ℓ_d²).
+def linear(X, Y=None) -> np.ndarray:
+    """Linear kernel k(x, x′) = xᵀx′, as ``sklearn.metrics.pairwise.linear_kernel``.
 
-    GPML eq. (2.16) / Bishop (6.63). With a vector `length_scale` (one ℓ_d per input) this is
-    the ARD kernel: a large ℓ_d means input d barely changes the function, i.e. is irrelevant.
-
-    Parameters
-    ----------
-    length_scale : float or array_like of shape (d,)
-        ℓ > 0; a scalar is shared by all inputs.
-    variance : float
-        Signal variance σ_f² > 0 (the prior variance of f(x)).
-    """
-
-    def __init__(self, length_scale=1.0, variance: float = 1.0):
-        self.length_scale = length_scale
-        self.variance = variance
-
-    def _validated(self):
-        ell = _check_scale(self.length_scale, None, "length_scale")
-        check_scalar(self.variance, "variance", low=0, low_inclusive=False)
-        return ell
-
-    @staticmethod
-    def _check_width(ell, X):
-        if ell.ndim == 1 and ell.size not in (1, X.shape[1]):
-            raise ValueError(f"length_scale has {ell.size} entries but the inputs have "
-                             f"{X.shape[1]} features.")
-
-    def __call__(self, X, Y=None) -> np.ndarray:
-        ell = self._validated()
-        X, Y = _pair(X, Y)
-        self._check_width(ell, X)
-        K = sq_dist(X, Y, scale=ell)
-        K *= -0.5                       # in place: no temporary (n, m) arrays
-        np.exp(K, out=K)
-        K *= self.variance
-        return K
-
-    def diag(self, X) -> np.ndarray:
-        """k(x_i, x_i) = σ_f² for each row, without forming the Gram matrix.
-
-        Parameters
-        ----------
-        X : array_like of shape (n, d)
-
-        Returns
-        -------
-        ndarray of shape (n,)
-        """
-        self._validated()
-        return np.full(_as_points(X, "X").shape[0], float(self.variance))
-
-    # --- what hyperparameter learning needs: log-space parameters and dK/dθ ---------------------
-
-    @property
-    def theta(self) -> np.ndarray:
-        """Log-parameters θ = [ln σ_f², ln ℓ_1, …, ln ℓ_D], shape (1 + n_length_scales,).
-
-        The order is scikit-learn's for ``ConstantKernel(σ_f²) * RBF(ℓ)``, so the same vector
-        can be passed to both libraries. A scalar `length_scale` contributes one entry.
-        """
-        ell = self._validated()
-        return np.log(np.r_[float(self.variance), np.atleast_1d(ell)])
-
-    def with_theta(self, theta) -> "SquaredExponential":
-        """A new kernel whose log-parameters are `theta` (see :attr:`theta`); self is unchanged."""
-        ell = self._validated()
-        theta = np.asarray(theta, dtype=float)
-        if theta.shape != (1 + ell.size,) or not np.all(np.isfinite(theta)):
-            raise ValueError(f"theta must be a finite vector of length {1 + ell.size} "
-                             f"([ln variance, ln length_scale...]); got {theta!r}.")
-        new_ell = np.exp(theta[1:])
-        return SquaredExponential(float(new_ell[0]) if ell.ndim == 0 else new_ell,
-                                  float(np.exp(theta[0])))
-
-    def gradient(self, X):
-        """The Gram matrix K = k(X, X) and its derivatives ∂K/∂θ_j for θ = :attr:`theta`.
-
-        ∂K/∂ln σ_f² = K, and ∂K/∂ln ℓ_d = K ⊙ (x_d − x′_d)²/ℓ_d² (for a scalar ℓ, the sum over d,
-        K ⊙ ‖x − x′‖²/ℓ²) — GPML eq. (5.9) with the chain rule for log-parameters.
-
-        Returns
-        -------
-        K : ndarray of shape (n, n)
-        dK : ndarray of shape (n_params, n, n)
-            One matrix per entry of :attr:`theta`, in the same order.
-        """
-        ell = self._validated()
-        X = _as_points(X, "X")
-        self._check_width(ell, X)
-        n = X.shape[0]
-        dK = np.empty((1 + ell.size, n, n))
-        if ell.size == 1:               # scalar ℓ: one distance matrix, ‖x − x′‖²/ℓ²
-            dK[1] = sq_dist(X, scale=ell.ravel()[0])
-            K = dK[1].copy()
-        else:                           # ARD: (x_d − x′_d)²/ℓ_d² per input; K from their sum
-            for d in range(ell.size):
-                dK[1 + d] = sq_dist(X[:, [d]], scale=ell[d])
-            K = dK[1:].sum(axis=0)
-        K *= -0.5
-        np.exp(K, out=K)
-        K *= self.variance
-        dK[1:] *= K
-        dK[0] = K                       # a copy: callers may change K in place
-        return K, dK
-
-    def __repr__(self) -> str:
-        return f"SquaredExponential(length_scale={self.length_scale!r}, variance={self.variance!r})"
-
-
-class BasisKernel:
-    """Degenerate kernel of a finite basis: k(x, x′) = σ_w² φ(x)ᵀφ(x′) (lecture 002, Bishop 6.54).
-
-    The covariance of y(x) = wᵀφ(x) under the weight prior p(w) = N(0, σ_w² I): the kernel that
-    turns Bayesian linear regression on the features φ into a Gaussian process.
+    The kernel of the model y = wᵀx with w ~ N(0, I): with it, kernel ridge regression is ridge
+    regression, and kernel PCA is PCA.
 
     Parameters
     ----------
-    basis : callable
-        Maps inputs of shape (n, d) to the design matrix Φ of shape (n, M).
-    variance : float
-        Prior weight variance σ_w² > 0.
+    X : array_like of shape (n, d) or (n,)
+    Y : array_like of shape (m, d) or (m,), optional
+        Defaults to `X`.
+
+    Returns
+    -------
+    K : ndarray of shape (n, m)
     """
-
-    def __init__(self, basis, variance: float = 1.0):
-        self.basis = basis
-        self.variance = variance
-
-    def features(self, X) -> np.ndarray:
-        """Φ = basis(X), validated: shape (n, M), finite."""
-        check_scalar(self.variance, "variance", low=0, low_inclusive=False)
-        if not callable(self.basis):
-            raise ValueError(f"basis must be callable, mapping X to a design matrix; got "
-                             f"{self.basis!r}.")
-        X = _as_points(X, "X")
-        Phi = check_array(self.basis(X), "basis(X)")
-        if Phi.shape[0] != X.shape[0]:
-            raise ValueError(f"basis(X) must have one row per input; got {Phi.shape[0]} rows "
-                             f"for {X.shape[0]} inputs.")
-        return Phi
-
-    def __call__(self, X, Y=None) -> np.ndarray:
-        PX = self.features(X)
-        PY = PX if Y is None else self.features(Y)
-        return self.variance * (PX @ PY.T)
-
-    def diag(self, X) -> np.ndarray:
-        """σ_w² ‖φ(x_i)‖² for each row."""
-        P = self.features(X)
-        return self.variance * np.einsum("ij,ij->i", P, P)
-
-    def __repr__(self) -> str:
-        return f"BasisKernel(basis={self.basis!r}, variance={self.variance!r})"
+    X, Y = _pair(X, Y)
+    return X @ Y.T

@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ..linear._base import LinearClassifier, _design_matrix, _prior_precision, _split_weights
+from ..linear._base import LinearClassifier, _prior_precision, _split_weights
+from ..linear import design_matrix
 from ..special import sigmoid
 from ..utils.objectives import _binary_objective, logit_nll_terms
 from ..utils.validation import check_bool, check_option, check_random_state, check_scalar
@@ -126,7 +127,7 @@ class BayesianLogisticRegression(LinearClassifier):
         alpha = check_scalar(self.prior_precision, "prior_precision", low=0, low_inclusive=False)
         check_bool(self.fit_intercept, "fit_intercept")
         X, classes, idx = self._validate_data(X, y, n_classes=2)
-        Phi = _design_matrix(X, self.fit_intercept)
+        Phi = design_matrix(X, self.fit_intercept)
         t = idx.astype(float)
         A = _prior_precision(Phi.shape[1], alpha, self.fit_intercept)  # flat on the intercept
         # ln f(w) = ln p(t|w) + ln N(w_pen | 0, α⁻¹I) = −E(w) + ½ d ln(α/2π), d = #penalised
@@ -155,7 +156,7 @@ class BayesianLogisticRegression(LinearClassifier):
         var : ndarray of shape (n,)
             σ_a² = φᵀS_Nφ = ‖L⁻¹φ‖², with S_N⁻¹ = LLᵀ.
         """
-        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
+        Phi = design_matrix(self._check_X(X), self.fit_intercept)
         V = linalg.solve_triangular(self.posterior_precision_cholesky_, Phi.T, lower=True)
         return Phi @ self.posterior_mean_, np.einsum("ij,ij->j", V, V)
 
@@ -187,7 +188,7 @@ class BayesianLogisticRegression(LinearClassifier):
             mean, var = self.predict_activation(X)
             a = _kappa(var) * mean              # σ(−a) = 1 − σ(a): both columns without cancellation
             return np.column_stack([sigmoid(-a), sigmoid(a)])
-        Phi = _design_matrix(self._check_X(X), self.fit_intercept)
+        Phi = design_matrix(self._check_X(X), self.fit_intercept)
         Z = rng.standard_normal((len(self.posterior_mean_), n_samples))
         # w = m_N + L⁻ᵀz has covariance L⁻ᵀL⁻¹ = S_N: a triangular solve, no SVD or eigenvectors,
         # so the draws do not depend on a LAPACK's choice of signs

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 
+from .. import kernels
 from ..base import BaseEstimator, ClassifierMixin
 from ..exceptions import ConvergenceWarning, SeparationWarning
 from ..special import sigmoid, softmax
@@ -51,6 +52,8 @@ _DEFAULTS = {"irls": (100, 1e-8), "gd": (10_000, 1e-6), "sgd": (200, 1e-3)}  # m
 def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:
     """Φ = [1, X] (a leading column of ones for the intercept w₀, Bishop's φ₀ = 1) or X.
 
+    :func:`mlcourse.kernels.design_matrix` with the inputs themselves as features.
+
     Parameters
     ----------
     X : array_like of shape (n_samples, n_features)
@@ -62,12 +65,7 @@ def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:
     -------
     ndarray of shape (n_samples, n_features + 1) or (n_samples, n_features)
     """
-    return _design_matrix(check_array(X, "X"), fit_intercept)
-
-
-def _design_matrix(X, fit_intercept: bool) -> np.ndarray:
-    """:func:`design_matrix` for X already validated (the estimators' path)."""
-    return np.column_stack([np.ones(len(X)), X]) if fit_intercept else X
+    return kernels.design_matrix(X, bias=fit_intercept)
 
 
 def _prior_precision(n_weights: int, alpha: float, fit_intercept: bool) -> np.ndarray:
@@ -120,7 +118,7 @@ class _Regression(LinearClassifier):
         self._reset()                      # first: a failed fit leaves the estimator unfitted
         self._check_params()
         X, classes, idx = self._validate_data(X, y, n_classes=self._n_classes)
-        Phi = _design_matrix(X, self.fit_intercept)
+        Phi = design_matrix(X, self.fit_intercept)
         stop = None if self.alpha > 0 else (lambda w: self._separates(Phi, w, idx))
         res = self._solve(Phi, idx, stop)
         if res.stopped:

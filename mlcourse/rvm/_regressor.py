@@ -6,7 +6,7 @@ import warnings
 
 import numpy as np
 
-from .. import kernels
+from ..kernels import design_matrix, get_kernel
 from ..base import BaseEstimator
 from ..exceptions import ConvergenceWarning
 from ..utils.validation import (check_array, check_bool, check_consistent_length, check_option,
@@ -17,7 +17,6 @@ from ._sparse_bayes import _spread
 
 __all__ = ["RVMRegressor"]
 
-_KERNELS = ("rbf", "linear_spline")
 _METHODS = ("fast", "em")
 
 
@@ -26,11 +25,11 @@ class RVMRegressor(BaseEstimator):
 
     Parameters
     ----------
-    kernel : {"rbf", "linear_spline"} or callable
-        The basis functions φₙ(x) = k(x, xₙ). ``"rbf"`` is exp(−γ‖x − x′‖²)
-        (:func:`mlcourse.kernels.rbf`), ``"linear_spline"`` Tipping's eq. (29) for 1-D inputs; a
-        callable ``k(X, Y)`` returns the (n, m) matrix of k(xᵢ, yⱼ) and need not be positive
-        definite.
+    kernel : {"rbf", "linear_spline", "linear"}, Kernel or callable
+        The basis functions φₙ(x) = k(x, xₙ), resolved by :func:`mlcourse.kernels.get_kernel`.
+        ``"rbf"`` is exp(−γ‖x − x′‖²) (:func:`mlcourse.kernels.rbf`), ``"linear_spline"``
+        Tipping's eq. (29) for 1-D inputs, ``"linear"`` xᵀx′; a kernel object or a callable
+        ``k(X, Y)`` returns the (n, m) matrix of k(xᵢ, yⱼ) and need not be positive definite.
     gamma : float > 0
         Inverse squared width of the ``"rbf"`` kernel (ignored, and not validated, otherwise).
     bias : bool
@@ -60,6 +59,8 @@ class RVMRegressor(BaseEstimator):
 
     Attributes
     ----------
+    kernel_ : Kernel or callable
+        The kernel `kernel` names, with `gamma`.
     relevance_vectors_ : ndarray of shape (n_rv, n_features)
         The training inputs whose basis functions remain.
     relevance_indices_ : ndarray of shape (n_rv,)
@@ -89,26 +90,10 @@ class RVMRegressor(BaseEstimator):
         self.tol = tol
         self.alignment_max = alignment_max
 
-    def _kernel_function(self):
-        if callable(self.kernel):
-            return self.kernel
-        name = check_option(self.kernel, "kernel", _KERNELS)
-        if name == "rbf":
-            check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
-            return lambda A, B: kernels.rbf(A, B, gamma=self.gamma)
-        return kernels.linear_spline
-
-    def _basis(self, X, centres, with_bias):
+    @staticmethod
+    def _basis(kernel, X, centres, with_bias):
         """[k(X, centres), 1]: the design matrix Φ, shape (n, len(centres) + with_bias)."""
-        n = X.shape[0]
-        if len(centres):
-            K = np.asarray(self._kernel_function()(X, centres), dtype=float)
-            if K.shape != (n, len(centres)) or not np.all(np.isfinite(K)):
-                raise ValueError(f"kernel must return a finite array of shape "
-                                 f"{(n, len(centres))}; got shape {K.shape}.")
-        else:
-            K = np.zeros((n, 0))
-        return np.column_stack([K, np.ones(n)]) if with_bias else K
+        return design_matrix(X, kernel, centres, bias=with_bias, bias_last=True, name="kernel")
 
     def fit(self, X, y):
         """Maximise the evidence p(y | α, β) over α and β (and fit the weights' posterior).
@@ -136,7 +121,7 @@ class RVMRegressor(BaseEstimator):
         X = check_array(X, "X")
         y = check_vector(y, "y")
         check_consistent_length(X=X, y=y)
-        self._kernel_function()
+        kernel = get_kernel(self.kernel, gamma=self.gamma)
         method = check_option(self.method, "method", _METHODS)
         check_bool(self.bias, "bias")
         if self.noise_variance is not None:
@@ -145,7 +130,7 @@ class RVMRegressor(BaseEstimator):
         check_scalar(self.tol, "tol", low=0)
         check_scalar(self.alignment_max, "alignment_max", low=0, allow_inf=True)
         n = X.shape[0]
-        Phi = self._basis(X, X, self.bias)
+        Phi = self._basis(kernel, X, X, self.bias)
         fixed = self.noise_variance is not None
         top = np.max(np.abs(y))
         with np.errstate(over="ignore", under="ignore", divide="ignore"):
@@ -162,6 +147,7 @@ class RVMRegressor(BaseEstimator):
                           f"{self.max_iter} iterations before reaching tol={self.tol}.",
                           ConvergenceWarning, stacklevel=2)
         rv = res.active < n
+        self.kernel_ = kernel
         self.relevance_indices_ = res.active[rv]
         self.relevance_vectors_ = X[self.relevance_indices_]
         self.coef_ = res.mean[rv]
@@ -198,7 +184,7 @@ class RVMRegressor(BaseEstimator):
         """
         X = self._check_X(X)
         has_b = np.isfinite(self.intercept_alpha_)
-        Phi = self._basis(X, self.relevance_vectors_, has_b)
+        Phi = self._basis(self.kernel_, X, self.relevance_vectors_, has_b)
         w = np.r_[self.coef_, [self.intercept_] if has_b else []]
         mean = Phi @ w
         if not return_std:
