@@ -7,7 +7,9 @@
   ``fit`` raises :class:`~mlcourse.exceptions.NotFittedError` (a ``ValueError``).
 
 ``get_params``/``set_params`` make the estimators usable with scikit-learn's ``clone`` and
-model-selection tools.
+model-selection tools. :class:`ClassifierMixin` and :class:`LinearClassifierMixin` hold what
+classifiers of several chapters share (a model that derives from them lives in its topic's
+subpackage).
 """
 
 from __future__ import annotations
@@ -16,9 +18,10 @@ import inspect
 
 import numpy as np
 
-from .utils.validation import check_array, check_is_fitted
+from .special import sigmoid, softmax
+from .utils.validation import check_array, check_consistent_length, check_is_fitted, encode_labels
 
-__all__ = ["BaseEstimator", "ClassifierMixin"]
+__all__ = ["BaseEstimator", "ClassifierMixin", "LinearClassifierMixin"]
 
 
 class BaseEstimator:
@@ -89,3 +92,49 @@ class ClassifierMixin:
     def score(self, X, y) -> float:
         """Fraction of samples whose predicted label equals `y`."""
         return float(np.mean(self.predict(X) == np.asarray(y)))
+
+
+class LinearClassifierMixin(ClassifierMixin):
+    """A classifier whose activations are linear in x: a = Xwᵀ + w₀ (the linear, Laplace and, next,
+    RVM classification chapters).
+
+    ``coef_`` of shape (1, d) is a binary model (the activation is the argument of ``_link``, the
+    log-odds of ``classes_[1]`` for the logistic sigmoid); shape (K, d) gives one activation per
+    class, passed through the softmax. For a model with a ``fit_intercept`` hyperparameter, the
+    weight vector follows the columns of Φ = [1, X] (:func:`mlcourse.kernels.design_matrix`):
+    :meth:`_prior_precision` leaves w₀ unpenalised and :meth:`_set_weights` splits w into
+    ``intercept_`` and ``coef_``.
+    """
+
+    _link = staticmethod(sigmoid)
+
+    def _validate_data(self, X, y, n_classes=None):
+        X = check_array(X, "X")
+        classes, idx = encode_labels(y, "y", n_classes=n_classes)
+        check_consistent_length(X=X, y=idx)
+        return X, classes, idx
+
+    def decision_function(self, X):
+        """Activations: shape (n,) for a binary model (the argument of the link), else (n, K)."""
+        a = self._check_X(X) @ self.coef_.T + self.intercept_
+        return a[:, 0] if self.coef_.shape[0] == 1 else a
+
+    def predict_proba(self, X):
+        """Class probabilities, shape (n, K), columns in ``classes_`` order."""
+        a = self.decision_function(X)
+        if a.ndim == 1:
+            return np.column_stack([self._link(-a), self._link(a)])
+        return softmax(a, axis=1)
+
+    def _prior_precision(self, n_weights: int, alpha: float) -> np.ndarray:
+        """The diagonal prior precision: α for every weight, 0 (a flat prior) for the intercept
+        w₀ = Φ's first column when ``fit_intercept`` (scikit-learn's convention)."""
+        A = np.full(n_weights, float(alpha))
+        if self.fit_intercept:
+            A[0] = 0.0
+        return A
+
+    def _set_weights(self, W) -> None:
+        """``coef_`` and ``intercept_`` from weights W of shape (K, M) ordered as Φ's columns."""
+        self.coef_, self.intercept_ = \
+            (W[:, 1:], W[:, 0]) if self.fit_intercept else (W, np.zeros(len(W)))

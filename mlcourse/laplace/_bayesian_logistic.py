@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ..linear._base import LinearClassifier, _prior_precision, _split_weights
-from ..linear import design_matrix
+from ..base import BaseEstimator, LinearClassifierMixin
+from ..kernels import design_matrix
 from ..special import sigmoid
-from ..utils.objectives import _binary_objective, logit_nll_terms
+from ..utils.objectives import make_objective
 from ..utils.validation import check_bool, check_option, check_random_state, check_scalar
 from ._approximation import fit_laplace
 
@@ -64,7 +64,7 @@ def _finite_array(a, name):
     return a
 
 
-class BayesianLogisticRegression(LinearClassifier):
+class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
     """Bayesian logistic regression with the Laplace posterior (lecture 003 §4-5, Bishop §4.5).
 
     Prior N(w | 0, α⁻¹I) on the weights (α = `prior_precision`), likelihood
@@ -127,17 +127,16 @@ class BayesianLogisticRegression(LinearClassifier):
         alpha = check_scalar(self.prior_precision, "prior_precision", low=0, low_inclusive=False)
         check_bool(self.fit_intercept, "fit_intercept")
         X, classes, idx = self._validate_data(X, y, n_classes=2)
-        Phi = design_matrix(X, self.fit_intercept)
+        Phi = design_matrix(X, bias=self.fit_intercept)
         t = idx.astype(float)
-        A = _prior_precision(Phi.shape[1], alpha, self.fit_intercept)  # flat on the intercept
+        A = self._prior_precision(Phi.shape[1], alpha)                 # flat on the intercept
         # ln f(w) = ln p(t|w) + ln N(w_pen | 0, α⁻¹I) = −E(w) + ½ d ln(α/2π), d = #penalised
         offset = 0.5 * np.count_nonzero(A) * np.log(alpha / (2 * np.pi))
-        post = fit_laplace(lambda w: _binary_objective(logit_nll_terms, w, Phi, t, A, None),
-                           np.zeros(Phi.shape[1]), log_f_offset=offset)
+        post = fit_laplace(make_objective(Phi, t, A), np.zeros(Phi.shape[1]), log_f_offset=offset)
         self.classes_, self.n_features_in_ = classes, X.shape[1]
         self.posterior_mean_, self.posterior_cov_ = post.mode, post.covariance
         self.posterior_precision_, self.log_evidence_ = post.precision, post.log_normalizer
-        self.coef_, self.intercept_ = _split_weights(post.mode[None, :], self.fit_intercept)
+        self._set_weights(post.mode[None, :])
         self.n_iter_ = post.n_iter
         self.posterior_precision_cholesky_ = post.cholesky   # L with S_N⁻¹ = LLᵀ
         return self
@@ -156,7 +155,7 @@ class BayesianLogisticRegression(LinearClassifier):
         var : ndarray of shape (n,)
             σ_a² = φᵀS_Nφ = ‖L⁻¹φ‖², with S_N⁻¹ = LLᵀ.
         """
-        Phi = design_matrix(self._check_X(X), self.fit_intercept)
+        Phi = design_matrix(self._check_X(X), bias=self.fit_intercept)
         V = linalg.solve_triangular(self.posterior_precision_cholesky_, Phi.T, lower=True)
         return Phi @ self.posterior_mean_, np.einsum("ij,ij->j", V, V)
 
@@ -188,7 +187,7 @@ class BayesianLogisticRegression(LinearClassifier):
             mean, var = self.predict_activation(X)
             a = _kappa(var) * mean              # σ(−a) = 1 − σ(a): both columns without cancellation
             return np.column_stack([sigmoid(-a), sigmoid(a)])
-        Phi = design_matrix(self._check_X(X), self.fit_intercept)
+        Phi = design_matrix(self._check_X(X), bias=self.fit_intercept)
         Z = rng.standard_normal((len(self.posterior_mean_), n_samples))
         # w = m_N + L⁻ᵀz has covariance L⁻ᵀL⁻¹ = S_N: a triangular solve, no SVD or eigenvectors,
         # so the draws do not depend on a LAPACK's choice of signs

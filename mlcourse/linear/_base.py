@@ -1,6 +1,8 @@
-"""What the linear classifiers share: prediction from activations a = Xwᵀ + w₀ through a link
-(:class:`LinearClassifier`), and the penalised-likelihood fit of the discriminative models
-(:class:`_Regression`: hyperparameter checks, Φ, the prior, separation and convergence warnings).
+"""What the discriminative linear classifiers share: the penalised-likelihood fit
+(:class:`_Regression`: hyperparameter checks, Φ, the prior, separation and convergence warnings)
+and the linear model's design matrix. Prediction from the activations a = Xwᵀ + w₀ is
+:class:`mlcourse.base.LinearClassifierMixin`, which the generative classifier and Bayesian
+logistic regression share.
 """
 
 from __future__ import annotations
@@ -10,40 +12,13 @@ import warnings
 import numpy as np
 
 from .. import kernels
-from ..base import BaseEstimator, ClassifierMixin
+from ..base import BaseEstimator, LinearClassifierMixin
 from ..exceptions import ConvergenceWarning, SeparationWarning
-from ..special import sigmoid, softmax
-from ..utils.objectives import _binary_objective
+from ..utils.objectives import make_objective
 from ..utils.optimize import newton_minimize
-from ..utils.validation import (check_array, check_bool, check_consistent_length, check_scalar,
-                                encode_labels)
+from ..utils.validation import check_bool, check_scalar
 
-__all__ = ["LinearClassifier", "design_matrix"]
-
-
-class LinearClassifier(ClassifierMixin, BaseEstimator):
-    """Base class: ``coef_`` of shape (1, d) (binary: the log-odds of ``classes_[1]``, passed
-    through ``_link``) or (K, d) (one activation per class, passed through the softmax)."""
-
-    _link = staticmethod(sigmoid)
-
-    def _validate_data(self, X, y, n_classes=None):
-        X = check_array(X, "X")
-        classes, idx = encode_labels(y, "y", n_classes=n_classes)
-        check_consistent_length(X=X, y=idx)
-        return X, classes, idx
-
-    def decision_function(self, X):
-        """Activations: shape (n,) for a binary model (the argument of the link), else (n, K)."""
-        a = self._check_X(X) @ self.coef_.T + self.intercept_
-        return a[:, 0] if self.coef_.shape[0] == 1 else a
-
-    def predict_proba(self, X):
-        """Class probabilities, shape (n, K), columns in ``classes_`` order."""
-        a = self.decision_function(X)
-        if a.ndim == 1:
-            return np.column_stack([self._link(-a), self._link(a)])
-        return softmax(a, axis=1)
+__all__ = ["design_matrix"]
 
 
 _DEFAULTS = {"irls": (100, 1e-8), "gd": (10_000, 1e-6), "sgd": (200, 1e-3)}  # max_iter, tol
@@ -68,21 +43,7 @@ def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:
     return kernels.design_matrix(X, bias=fit_intercept)
 
 
-def _prior_precision(n_weights: int, alpha: float, fit_intercept: bool) -> np.ndarray:
-    """The diagonal prior precision: α for every weight, 0 (a flat prior) for the intercept
-    w₀ = Φ's first column when ``fit_intercept`` (scikit-learn's convention)."""
-    A = np.full(n_weights, float(alpha))
-    if fit_intercept:
-        A[0] = 0.0
-    return A
-
-
-def _split_weights(W, fit_intercept: bool):
-    """``(coef_, intercept_)`` from weights W of shape (K, M) ordered as Φ's columns."""
-    return (W[:, 1:], W[:, 0]) if fit_intercept else (W, np.zeros(len(W)))
-
-
-class _Regression(LinearClassifier):
+class _Regression(LinearClassifierMixin, BaseEstimator):
     """Hyperparameter checks, Φ, the prior and the fit loop shared by the three models."""
 
     _n_classes = 2
@@ -132,8 +93,7 @@ class _Regression(LinearClassifier):
             warnings.warn(f"{type(self).__name__} did not converge in {res.n_iter} iterations; "
                           "increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
         self.classes_, self.n_features_in_ = classes, X.shape[1]
-        self.coef_, self.intercept_ = _split_weights(res.x.reshape(-1, Phi.shape[1]),
-                                                     self.fit_intercept)
+        self._set_weights(res.x.reshape(-1, Phi.shape[1]))
         self.n_iter_, self.loss_curve_ = res.n_iter, np.array(res.history)
         return self
 
@@ -143,8 +103,8 @@ class _Regression(LinearClassifier):
         s = 2.0 * idx - 1.0
         return bool(np.all(s * (Phi @ w) > 0))
 
-    def _newton(self, terms, Phi, t, stop):
+    def _newton(self, link, Phi, t, stop):
         max_iter, tol = self._stopping()
-        A = _prior_precision(Phi.shape[1], self.alpha, self.fit_intercept)
-        return newton_minimize(lambda w: _binary_objective(terms, w, Phi, t, A, None),
-                               np.zeros(Phi.shape[1]), tol=tol, max_iter=max_iter, stop=stop)
+        A = self._prior_precision(Phi.shape[1], self.alpha)
+        return newton_minimize(make_objective(Phi, t, A, link=link), np.zeros(Phi.shape[1]),
+                               tol=tol, max_iter=max_iter, stop=stop)

@@ -7,11 +7,10 @@ import numpy as np
 from scipy import linalg
 
 from ..special import probit, sigmoid
-from ..utils.objectives import (_binary_objective, _softmax_objective, logit_nll_terms,
-                                probit_nll_terms)
+from ..utils.objectives import make_objective
 from ..utils.optimize import gradient_descent, newton_minimize, restrict, sgd
 from ..utils.validation import check_option, check_random_state, check_scalar
-from ._base import _DEFAULTS, _prior_precision, _Regression
+from ._base import _DEFAULTS, _Regression
 
 __all__ = ["LogisticRegression", "SoftmaxRegression", "ProbitRegression"]
 
@@ -71,14 +70,15 @@ class LogisticRegression(_Regression):
     def _solve(self, Phi, idx, stop):
         t = idx.astype(float)
         if self.solver == "irls":
-            return self._newton(logit_nll_terms, Phi, t, stop)
+            return self._newton("logit", Phi, t, stop)
         N, M = Phi.shape
-        A = _prior_precision(M, self.alpha, self.fit_intercept)
+        A = self._prior_precision(M, self.alpha)
         max_iter, tol = self._stopping(self.solver)
         tol *= N                                      # tol bounds the mean gradient, max|∇E|/N
+        objective = make_objective(Phi, t, A)
 
         def fun(w):
-            return _binary_objective(logit_nll_terms, w, Phi, t, A, None, hessian=False)
+            return objective(w, hessian=False)
 
         if self.solver == "gd":
             eta = self.learning_rate or 1.0 / (linalg.norm(Phi, 2) ** 2 / 4 + self.alpha)
@@ -111,7 +111,7 @@ class ProbitRegression(_Regression):
         self.tol = tol
 
     def _solve(self, Phi, idx, stop):
-        return self._newton(probit_nll_terms, Phi, idx.astype(float), stop)
+        return self._newton("probit", Phi, idx.astype(float), stop)
 
 
 class SoftmaxRegression(_Regression):
@@ -148,13 +148,12 @@ class SoftmaxRegression(_Regression):
     def _solve(self, Phi, idx, stop):
         M, K = Phi.shape[1], int(idx.max()) + 1
         T = np.eye(K)[idx]
-        A = _prior_precision(M, self.alpha, self.fit_intercept)
+        A = self._prior_precision(M, self.alpha)
         # fix the last class's unpenalised weights at 0 (removes the shift redundancy) ...
         free = np.ones((K, M), dtype=bool)
         free[-1, A == 0] = False
         free = free.ravel()
-        A_full = np.tile(A, K)
-        fun = restrict(lambda w: _softmax_objective(w, Phi, T, A_full, None), free, np.zeros(K * M))
+        fun = restrict(make_objective(Phi, T, A, link="softmax"), free, np.zeros(K * M))
         max_iter, tol = self._stopping()
         full = np.zeros(K * M)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ._base import LinearClassifier
+from ..base import BaseEstimator, LinearClassifierMixin
 
 __all__ = ["GaussianGenerativeClassifier", "COLLINEAR_TOL"]
 
@@ -18,7 +18,7 @@ __all__ = ["GaussianGenerativeClassifier", "COLLINEAR_TOL"]
 COLLINEAR_TOL = 1e-12
 
 
-class GaussianGenerativeClassifier(LinearClassifier):
+class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
     """Gaussian class-conditional densities N(x | μ_k, Σ) with one shared Σ, and class priors.
 
     Fitted by maximum likelihood (lecture 004 / Bishop §4.2.2):

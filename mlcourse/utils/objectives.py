@@ -34,10 +34,11 @@ from scipy.special import erfcx as _erfcx
 
 from ..special import log_probit, log_sigmoid, sigmoid
 from .validation import (check_array, check_binary_labels, check_bool, check_consistent_length,
-                         check_vector)
+                         check_option, check_vector)
 
-__all__ = ["logit_nll_terms", "probit_nll_terms", "PROBIT_TAIL", "logistic_objective",
-           "probit_objective", "softmax_objective", "check_precision", "weighted_gram"]
+__all__ = ["logit_nll_terms", "probit_nll_terms", "PROBIT_TAIL", "make_objective",
+           "logistic_objective", "probit_objective", "softmax_objective", "check_precision",
+           "weighted_gram"]
 
 
 # --- per-sample Bernoulli terms ----------------------------------------------------------------
@@ -182,20 +183,94 @@ def _check_weights(w, name, size, what):
 
 def _check_flag(hessian):
     check_bool(hessian, "hessian")
+    return hessian
 
 
-def _check_binary_problem(w, Phi, t, precision, mean, hessian):
-    """Validate the arguments of the public binary objectives (once per call; the estimators
-    call :func:`_binary_objective` directly with inputs they have validated)."""
+def _check_binary_problem(Phi, t, precision, mean):
+    """Validate Φ, t, the precision and the mean of a binary objective (once per objective)."""
     Phi = check_array(Phi, "Phi")
     M = Phi.shape[1]
-    w = _check_weights(w, "w", M, "one per column of Phi")
     t = check_binary_labels(t, "t").astype(float)
     check_consistent_length(Phi=Phi, t=t)
     if mean is not None:
         mean = _check_weights(mean, "mean", M, "one per column of Phi")
-    _check_flag(hessian)
-    return w, Phi, t, check_precision(precision, M), mean
+    return Phi, t, check_precision(precision, M), mean
+
+
+def _check_softmax_problem(Phi, T, precision, mean):
+    """Validate Φ, T, the precision and the mean of the softmax objective; A and m₀ as (K·M,)."""
+    Phi, T = check_array(Phi, "Phi"), check_array(T, "T")
+    check_consistent_length(Phi=Phi, T=T)
+    if np.any(T < 0) or not np.allclose(T.sum(axis=1), 1.0, rtol=0, atol=1e-10):
+        raise ValueError("T must hold one-hot rows (or probability vectors: non-negative, "
+                         "summing to 1).")
+    K, M = T.shape[1], Phi.shape[1]
+    try:
+        A = np.broadcast_to(np.asarray(precision, dtype=float), (K, M)).ravel()
+        m0 = None if mean is None else np.broadcast_to(np.asarray(mean, float), (K, M)).ravel()
+    except ValueError:
+        raise ValueError(f"precision and mean must broadcast to (K, M) = ({K}, {M}).") from None
+    if m0 is not None:
+        check_vector(m0, "mean")                          # finite
+    return Phi, T, check_precision(A, K * M), m0
+
+
+_LINKS = {"logit": logit_nll_terms, "probit": probit_nll_terms, "softmax": None}
+
+
+def make_objective(Phi, t, precision=0.0, mean=None, *, link: str = "logit"):
+    """The penalised negative log-likelihood E(w) as a function of the weights alone.
+
+    Φ, the targets and the prior are validated once, here; the returned function is what a
+    solver calls at every iterate (:func:`mlcourse.utils.optimize.newton_minimize`, the Laplace
+    approximation, gradient descent). :func:`logistic_objective`, :func:`probit_objective` and
+    :func:`softmax_objective` are this function evaluated once, with `w` checked too.
+
+    Parameters
+    ----------
+    Phi : array_like of shape (N, M)
+    t : array_like of shape (N,), or (N, K) for ``link="softmax"``
+        0/1 targets, or one-hot rows T for the softmax.
+    precision, mean : prior precision A and mean m₀ (see the module docstring); for the softmax,
+        arrays that broadcast to (K, M).
+    link : {"logit", "probit", "softmax"}
+        y = σ(a), y = Φ(a), or the softmax over K activations.
+
+    Returns
+    -------
+    fun : callable ``fun(w, hessian=True) -> (E, grad[, hess])``
+        `w` of shape (M,) (K·M for the softmax), a finite float array: it is not checked again
+        at each call.
+
+    Raises
+    ------
+    ValueError
+        As :func:`logistic_objective` and :func:`softmax_objective`, and an unknown `link`.
+    """
+    terms = _LINKS[check_option(link, "link", tuple(_LINKS))]
+    if terms is None:
+        Phi, T, A, m0 = _check_softmax_problem(Phi, t, precision, mean)
+
+        def softmax_fun(w, hessian=True):
+            return _softmax_objective(w, Phi, T, A, m0, hessian)
+        return softmax_fun
+    Phi, t, A, mean = _check_binary_problem(Phi, t, precision, mean)
+
+    def binary_fun(w, hessian=True):
+        return _binary_objective(terms, w, Phi, t, A, mean, hessian)
+    return binary_fun
+
+
+def _evaluate(w, Phi, t, precision, mean, hessian, link):
+    """A public objective at one w: validate, then evaluate through :func:`make_objective`."""
+    fun = make_objective(Phi, t, precision, mean, link=link)
+    M = np.shape(Phi)[1]                                  # Φ and t are now known to be 2-D
+    if link == "softmax":
+        K = np.shape(t)[1]
+        w = _check_weights(w, "w", K * M, f"K·M = {K}·{M}, K = T.shape[1] vectors stacked")
+    else:
+        w = _check_weights(w, "w", M, "one per column of Phi")
+    return fun(w, _check_flag(hessian))
 
 
 def _binary_objective(terms, w, Phi, t, A, mean, hessian=True):
@@ -237,8 +312,7 @@ def logistic_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True
         `Phi` not 2-D, `w` or `mean` not of length M, `t` not 0/1 or of the wrong length, NaN or
         inf anywhere, or a precision that is not a valid one (:func:`check_precision`).
     """
-    w, Phi, t, A, mean = _check_binary_problem(w, Phi, t, precision, mean, hessian)
-    return _binary_objective(logit_nll_terms, w, Phi, t, A, mean, hessian)
+    return _evaluate(w, Phi, t, precision, mean, hessian, "logit")
 
 
 def probit_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True):
@@ -247,8 +321,7 @@ def probit_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True):
     Same interface as :func:`logistic_objective`; the weights R_nn = ℓ″(a_n) come from
     :func:`probit_nll_terms` (lecture 003 §4-3-5 / Bishop §4.3.5).
     """
-    w, Phi, t, A, mean = _check_binary_problem(w, Phi, t, precision, mean, hessian)
-    return _binary_objective(probit_nll_terms, w, Phi, t, A, mean, hessian)
+    return _evaluate(w, Phi, t, precision, mean, hessian, "probit")
 
 
 def softmax_objective(w, Phi, T, precision=0.0, mean=None, hessian: bool = True):
@@ -282,22 +355,7 @@ def softmax_objective(w, Phi, T, precision=0.0, mean=None, hessian: bool = True)
     ValueError
         As :func:`logistic_objective`; `T` must be (N, K) with rows that are probability vectors.
     """
-    Phi, T = check_array(Phi, "Phi"), check_array(T, "T")
-    check_consistent_length(Phi=Phi, T=T)
-    if np.any(T < 0) or not np.allclose(T.sum(axis=1), 1.0, rtol=0, atol=1e-10):
-        raise ValueError("T must hold one-hot rows (or probability vectors: non-negative, "
-                         "summing to 1).")
-    K, M = T.shape[1], Phi.shape[1]
-    w = _check_weights(w, "w", K * M, f"K·M = {K}·{M}, K = T.shape[1] vectors stacked")
-    _check_flag(hessian)
-    try:
-        A = np.broadcast_to(np.asarray(precision, dtype=float), (K, M)).ravel()
-        m0 = None if mean is None else np.broadcast_to(np.asarray(mean, float), (K, M)).ravel()
-    except ValueError:
-        raise ValueError(f"precision and mean must broadcast to (K, M) = ({K}, {M}).") from None
-    if m0 is not None:
-        check_vector(m0, "mean")                          # finite
-    return _softmax_objective(w, Phi, T, check_precision(A, K * M), m0, hessian)
+    return _evaluate(w, Phi, T, precision, mean, hessian, "softmax")
 
 
 def _softmax_objective(w, Phi, T, A, m0, hessian=True):
