@@ -1,5 +1,9 @@
-"""Pieces shared by the Gaussian-process regressor and classifier (private).
+"""What the Gaussian-process regressor and classifier share (private to :mod:`mlcourse.gp`).
 
+* :class:`_GaussianProcess` — the base class: the start of ``fit`` (validation, a private copy of
+  the kernel), the hyperparameter search with restarts, and ``log_marginal_likelihood(theta)``;
+  a subclass supplies its targets, its extra log-parameters (the regressor's ln σ_n²) and its
+  ``_lml``;
 * :func:`cholesky_jitter` — one Cholesky factorisation, with diagonal jitter only when the
   plain factorisation fails, and a warning that says so;
 * :func:`maximize_log_params` — L-BFGS-B on log-parameters with random restarts;
@@ -16,8 +20,10 @@ import warnings
 import numpy as np
 from scipy import linalg, optimize
 
+from ..base import BaseEstimator
 from ..kernels import SquaredExponential
-from ..utils.validation import check_bool, check_scalar
+from ..utils.validation import (check_array, check_bool, check_consistent_length,
+                                check_random_state, check_scalar)
 
 # Jitter: when K (+ noise) is not numerically positive definite — e.g. duplicated inputs with
 # zero noise variance — add JITTER_START·mean(diag K) to the diagonal, then ten times more, up to
@@ -183,3 +189,63 @@ def maximize_log_params(fun, theta0, bounds, n_restarts, rng, box):
         raise ValueError("the marginal likelihood could not be evaluated at any start; check "
                          "the data scale or pass optimize=False with suitable hyperparameters.")
     return best.x, -float(best.fun)
+
+
+class _GaussianProcess(BaseEstimator):
+    """Base class of the GP estimators (hyperparameters ``kernel``, ``optimize``, ``n_restarts``,
+    ``random_state``).
+
+    A subclass implements ``_check_targets(y)`` (the validated targets, as a tuple whose first
+    entry is the vector the likelihood is of), ``_extra_params(target)``
+    (its log-parameters after the kernel's: start values, bounds, and the target variance that
+    scales the restart box, or None), ``_fitted_theta(default)`` (the fitted θ, which
+    :meth:`log_marginal_likelihood` uses when ``default``, else only for its length) and ``_lml(kernel, theta, X, target, eval_gradient,
+    strict)`` → (ln p(target | X, θ), its gradient), where ``strict`` (inside the optimiser) asks
+    for −inf instead of diagonal jitter when a factorisation fails.
+    """
+
+    def _check_hyperparameters(self) -> None:
+        """The subclass's own hyperparameter checks (after ``n_restarts`` and ``optimize``)."""
+
+    def _start_fit(self, X, y):
+        """The start of ``fit``: forget any previous fit, validate, copy the kernel.
+
+        Returns X (n, d), a private copy of the kernel, checked against X, and the tuple
+        ``_check_targets(y)`` returned.
+        """
+        self._reset()                      # first: a failed fit leaves the estimator unfitted
+        X = check_array(X, "X")
+        targets = self._check_targets(y)
+        check_consistent_length(X=X, y=targets[0])
+        check_fit_options(self.n_restarts, self.optimize)
+        self._check_hyperparameters()
+        return X, check_kernel(self.kernel, X, self.optimize), targets
+
+    def _learn_theta(self, kernel, X, target) -> np.ndarray:
+        """θ = [kernel.theta, extra] maximising ln p(target | X, θ): L-BFGS-B from the kernel's
+        values and ``n_restarts`` random starts (GPML §5.4.1)."""
+        extra0, extra_bounds, target_var = self._extra_params(target)
+        n_k = kernel.theta.size
+        theta, _ = maximize_log_params(
+            lambda th: self._lml(kernel, th, X, target, True, strict=True),
+            np.r_[kernel.theta, extra0], np.log([PARAM_BOUNDS] * n_k + extra_bounds),
+            self.n_restarts, check_random_state(self.random_state),
+            restart_box(X, target_var, n_k - 1))
+        return theta
+
+    def _store(self, X, target, kernel, value) -> None:
+        """The fitted state both estimators keep."""
+        self.X_train_, self.y_train_, self.n_features_in_ = X, target, X.shape[1]
+        self.kernel_, self.log_marginal_likelihood_value_ = kernel, float(value)
+
+    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
+        """ln p(targets | X, θ) at `theta` (default: the fitted θ), and with `eval_gradient` its
+        gradient; without either argument, the value stored by ``fit``."""
+        self._check_fitted()
+        if theta is None and not eval_gradient:
+            return self.log_marginal_likelihood_value_
+        require_theta(self.kernel_)
+        theta = check_theta(theta, self._fitted_theta(default=theta is None))
+        value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient,
+                                strict=False)
+        return (float(value), grad) if eval_gradient else float(value)

@@ -19,13 +19,11 @@ import warnings
 import numpy as np
 from scipy import linalg
 
-from ..base import BaseEstimator, ClassifierMixin
+from ..base import ClassifierMixin
 from ..laplace import probit_approximation
 from ..special import log_sigmoid, sigmoid
-from ..utils.validation import (check_array, check_binary_labels, check_consistent_length,
-                                check_random_state, encode_labels)
-from ._base import (PARAM_BOUNDS, check_fit_options, check_kernel, check_theta,
-                    maximize_log_params, require_theta, restart_box)
+from ..utils.validation import check_array, check_binary_labels, encode_labels
+from ._base import _GaussianProcess
 
 __all__ = ["GaussianProcessClassifier", "laplace_mode"]
 
@@ -118,7 +116,7 @@ def _laplace_mode(K, t):
             "lml": float(psi - np.log(np.diag(L)).sum())}      # psi = Ψ(f̂), from the loop
 
 
-class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
+class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
     """Binary GP classifier with the Laplace approximation (GPML Algorithms 3.1, 3.2, 5.1).
 
     Parameters
@@ -148,8 +146,12 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     @staticmethod
-    def _lml(kernel, theta, X, t, eval_gradient):
-        """ln q(t | X, θ) and its gradient, GPML Algorithm 5.1 (explicit + implicit terms)."""
+    def _lml(kernel, theta, X, t, eval_gradient, strict=False):
+        """ln q(t | X, θ) and its gradient, GPML Algorithm 5.1 (explicit + implicit terms).
+
+        ``strict`` is accepted for the base class: no jitter is ever added here (B = I + D^½KD^½
+        has eigenvalues ≥ 1 for a PSD K), and a failed factorisation gives −inf either way.
+        """
         kernel = kernel.with_theta(theta)
         K, dK = kernel.gradient(X) if eval_gradient else (kernel(X), None)
         try:
@@ -184,15 +186,27 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         value : float
-        gradient : ndarray of shape (n_kernel_params,), only with ``eval_gradient=True``
+            ln q(t | X, θ).
+        gradient : ndarray of shape (n_kernel_params,)
+            Only with ``eval_gradient=True``.
         """
-        self._check_fitted()
-        if theta is None and not eval_gradient:
-            return self.log_marginal_likelihood_value_
-        require_theta(self.kernel_)
-        theta = check_theta(theta, self.kernel_.theta)
-        value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient)
-        return (float(value), grad) if eval_gradient else float(value)
+        return super().log_marginal_likelihood(theta, eval_gradient)
+
+    def _fitted_theta(self, default):
+        return self.kernel_.theta
+
+    # --- what the base class's fit preamble and search need ----------------------------------
+
+    @staticmethod
+    def _check_targets(y):
+        """0/1 targets t (float) from exactly two labels, and the labels (``classes_``)."""
+        classes, t = encode_labels(y, "y", n_classes=2)
+        return t.astype(float), classes
+
+    @staticmethod
+    def _extra_params(t):
+        """No log-parameters beyond the kernel's; restarts in the classifier's box."""
+        return [], [], None
 
     def fit(self, X, y):
         """Optionally learn θ by maximising ln q(t | X, θ), then find the Laplace mode f̂.
@@ -210,25 +224,13 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
             With ``classes_``, ``kernel_``, ``latent_mode_`` and
             ``log_marginal_likelihood_value_`` set.
         """
-        self._reset()
-        X = check_array(X, "X")
-        classes, t = encode_labels(y, "y", n_classes=2)
-        check_consistent_length(X=X, y=t)
-        check_fit_options(self.n_restarts, self.optimize)
-        kernel = check_kernel(self.kernel, X, self.optimize)
-        t = t.astype(float)
+        X, kernel, (t, classes) = self._start_fit(X, y)
         if self.optimize:
-            n_k = kernel.theta.size
-            theta, _ = maximize_log_params(
-                lambda th: self._lml(kernel, th, X, t, True), kernel.theta,
-                np.log([PARAM_BOUNDS] * n_k), self.n_restarts,
-                check_random_state(self.random_state), restart_box(X, None, n_k - 1))
-            kernel = kernel.with_theta(theta)
+            kernel = kernel.with_theta(self._learn_theta(kernel, X, t))
         m = _laplace_mode(kernel(X), t)
-        self.classes_, self.X_train_, self.y_train_, self.kernel_ = classes, X, t, kernel
-        self.n_features_in_ = X.shape[1]
+        self._store(X, t, kernel, m["lml"])
+        self.classes_ = classes
         self.latent_mode_, self.pi_, self.W_sr_, self.L_ = m["f"], m["pi"], m["W_sr"], m["L"]
-        self.log_marginal_likelihood_value_ = m["lml"]
         return self
 
     def latent_mean_and_variance(self, X):

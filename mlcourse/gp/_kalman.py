@@ -22,7 +22,6 @@ from ..utils.validation import check_array, check_consistent_length, check_scala
 __all__ = ["KalmanGPRegressor", "affine_basis"]
 
 
-
 def affine_basis(X) -> np.ndarray:
     """φ(x) = [1, x_1, …, x_p]: the lecture's p + 1 features (a bias and the inputs).
 

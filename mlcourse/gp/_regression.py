@@ -11,18 +11,14 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import blas as _blas
 
-from ..base import BaseEstimator
 from ..special import LOG_2PI
-from ..utils.validation import (check_array, check_consistent_length, check_random_state,
-                                check_scalar, check_vector)
-from ._base import (NOISE_BOUNDS, PARAM_BOUNDS, check_fit_options, check_kernel, check_theta,
-                    cholesky_jitter, learnable, maximize_log_params, require_theta, restart_box)
+from ..utils.validation import check_scalar, check_vector
+from ._base import NOISE_BOUNDS, _GaussianProcess, cholesky_jitter, learnable
 
 __all__ = ["GaussianProcessRegressor"]
 
 
-
-class GaussianProcessRegressor(BaseEstimator):
+class GaussianProcessRegressor(_GaussianProcess):
     """Gaussian-process regression with a zero-mean prior, GPML Algorithm 2.1.
 
     z_n = f(x_n) + ε_n with f ~ GP(0, k) and ε_n ~ N(0, σ_n²). The posterior of the latent f at
@@ -125,17 +121,34 @@ class GaussianProcessRegressor(BaseEstimator):
         value : float
         gradient : ndarray of shape (n_params,), only with ``eval_gradient=True``
         """
-        self._check_fitted()
-        if theta is None and not eval_gradient:
-            return self.log_marginal_likelihood_value_
-        require_theta(self.kernel_)
-        if theta is None and self.noise_variance_ == 0:
+        return super().log_marginal_likelihood(theta, eval_gradient)
+
+    def _fitted_theta(self, default):
+        if default and self.noise_variance_ == 0:
             raise ValueError("the gradient with respect to ln noise_variance is undefined "
                              "at noise_variance = 0; pass theta explicitly.")
-        theta = check_theta(theta, self.theta_)
-        value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient,
-                                strict=False)
-        return (float(value), grad) if eval_gradient else float(value)
+        return self.theta_
+
+    # --- what the base class's fit preamble and search need ----------------------------------
+
+    @staticmethod
+    def _check_targets(y):
+        return (check_vector(y, "y"),)
+
+    def _check_hyperparameters(self):
+        check_scalar(self.noise_variance, "noise_variance", low=0)
+        if self.optimize and self.noise_variance <= NOISE_BOUNDS[0]:
+            raise ValueError(f"noise_variance = {self.noise_variance:g} cannot start the search "
+                             f"over ln noise_variance: it is at or below the lower bound "
+                             f"{NOISE_BOUNDS[0]:g}, where the gradient in ln σ_n² (∝ σ_n²) "
+                             f"vanishes and the search stalls; start from a positive value such "
+                             f"as the default 1e-2 (with n_restarts for more starts), or use "
+                             f"optimize=False for noise-free interpolation.")
+
+    def _extra_params(self, z):
+        """ln σ_n² after the kernel's θ: its start (> NOISE_BOUNDS[0], checked), its bounds, and
+        var(z) for the restart box."""
+        return [np.log(float(self.noise_variance))], [NOISE_BOUNDS], float(np.var(z))
 
     # --- fit and predict ---------------------------------------------------------------------
 
@@ -155,36 +168,16 @@ class GaussianProcessRegressor(BaseEstimator):
             With ``kernel_``, ``noise_variance_``, ``L_``, ``alpha_``, ``jitter_``,
             ``log_marginal_likelihood_value_`` (and ``theta_`` for a learnable kernel) set.
         """
-        self._reset()
-        X = check_array(X, "X")
-        z = check_vector(y, "y")
-        check_consistent_length(X=X, y=z)
-        check_scalar(self.noise_variance, "noise_variance", low=0)
-        check_fit_options(self.n_restarts, self.optimize)
-        if self.optimize and self.noise_variance <= NOISE_BOUNDS[0]:
-            raise ValueError(f"noise_variance = {self.noise_variance:g} cannot start the search "
-                             f"over ln noise_variance: it is at or below the lower bound "
-                             f"{NOISE_BOUNDS[0]:g}, where the gradient in ln σ_n² (∝ σ_n²) "
-                             f"vanishes and the search stalls; start from a positive value such "
-                             f"as the default 1e-2 (with n_restarts for more starts), or use "
-                             f"optimize=False for noise-free interpolation.")
-        kernel = check_kernel(self.kernel, X, self.optimize)
+        X, kernel, (z,) = self._start_fit(X, y)
         noise = float(self.noise_variance)
         if self.optimize:
-            n_k = kernel.theta.size
-            bounds = np.log([PARAM_BOUNDS] * n_k + [NOISE_BOUNDS])
-            box = restart_box(X, float(np.var(z)), n_k - 1)
-            theta0 = np.r_[kernel.theta, np.log(noise)]     # noise > NOISE_BOUNDS[0]: checked above
-            theta, _ = maximize_log_params(
-                lambda t: self._lml(kernel, t, X, z, True, strict=True), theta0, bounds,
-                self.n_restarts, check_random_state(self.random_state), box)
+            theta = self._learn_theta(kernel, X, z)
             kernel, noise = kernel.with_theta(theta[:-1]), float(np.exp(theta[-1]))
         C = kernel(X)
         C[np.diag_indices_from(C)] += noise
         self.L_, self.jitter_, self.alpha_, value = self._factor(C, z, strict=False)
-        self.X_train_, self.y_train_, self.n_features_in_ = X, z, X.shape[1]
-        self.kernel_, self.noise_variance_ = kernel, noise
-        self.log_marginal_likelihood_value_ = float(value)
+        self._store(X, z, kernel, value)
+        self.noise_variance_ = noise
         if learnable(kernel):
             self.theta_ = np.r_[kernel.theta, np.log(noise) if noise > 0 else -np.inf]
         return self

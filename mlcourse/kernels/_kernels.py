@@ -38,6 +38,8 @@ class Kernel:
 
     @classmethod
     def _param_names(cls) -> list:
+        if cls.__init__ is object.__init__:          # a kernel without hyperparameters
+            return []
         sig = inspect.signature(cls.__init__)
         return [p.name for p in sig.parameters.values() if p.name != "self"]
 
@@ -86,9 +88,6 @@ class LinearKernel(Kernel):
     """Linear kernel k(x, x′) = xᵀx′ (:func:`linear`): kernel ridge with it is ridge regression,
     kernel PCA with it is PCA."""
 
-    def __init__(self):
-        pass
-
     def __call__(self, X, Y=None) -> np.ndarray:
         return linear(X, Y)
 
@@ -100,9 +99,6 @@ class LinearKernel(Kernel):
 
 class LinearSplineKernel(Kernel):
     """Tipping's (2001) univariate linear-spline kernel, eq. (29) (:func:`linear_spline`)."""
-
-    def __init__(self):
-        pass
 
     def __call__(self, X, Y=None) -> np.ndarray:
         return linear_spline(X, Y)
