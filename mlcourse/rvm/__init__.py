@@ -13,7 +13,8 @@ two loops :func:`fit_em` and :func:`fit_sequential` over any design matrix.
 
 from ..exceptions import ConvergenceWarning
 from ._fast import ALIGNMENT_MAX, alpha_marginal, fit_sequential, optimal_alpha, sparsity_quality
-from ._loop_state import SBLFit, fit_em
+from ._em import fit_em
+from ._loop_state import SBLFit
 from ._regressor import RVMRegressor
 from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, evidence_gradient,
                             log_evidence, log_evidence_direct, posterior, reestimate)

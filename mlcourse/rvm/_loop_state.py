@@ -1,5 +1,7 @@
-"""The lecture's re-estimation loop over a design matrix Φ (N, K), and what it shares with the
-fast sequential algorithm (``_rvm_fast``): scaling, bookkeeping and the result.
+"""What the two evidence-maximisation loops over a design matrix Φ (N, K) share: their argument
+checks, the scaling, the tracker of the posterior and the evidence at the current (α, β), and the
+result. The re-estimation loop (``_em``) and the fast sequential algorithm (``_fast``) each import
+this module; neither imports the other.
 
 Both loops first scale every basis function to unit norm and the targets to unit root mean
 square: φ̃ᵢ = φᵢ/‖φᵢ‖, t̃ = t/c, hence w̃ᵢ = wᵢ‖φᵢ‖/c, α̃ᵢ = αᵢc²/‖φᵢ‖², β̃ = βc². The fit and the
@@ -14,11 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _log_evidence, _mackay,
-                            _noise_floor, _posterior_from_gram)
 from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
+from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _log_evidence, _noise_floor,
+                            _posterior_from_gram)
 
-__all__ = ["SBLFit", "fit_em"]
+__all__ = ["SBLFit"]
 
 
 @dataclass
@@ -134,53 +136,3 @@ def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions
     return SBLFit(alpha * scale**2 / c**2, float(beta / c**2), act, post.mean * c / scale[act],
                   post.W * c / scale[act][None, :], float(trk.log_ev - shift), n_iter, converged,
                   [h - shift for h in history], list(actions))
-
-
-def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0=1.0,
-           max_iter: int = 5000, tol: float = 1e-3) -> SBLFit:
-    """The lecture's re-estimation loop: αᵢ ← γᵢ/mᵢ², β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), pruning αᵢ → ∞.
-
-    Lecture 001 / Bishop (7.87)–(7.88) ("em" in :class:`RVMRegressor`; strictly it is MacKay's
-    fixed-point update, not EM). Converged when no α is pruned and every |Δ ln αᵢ| and
-    |Δ ln β| < `tol`.
-
-    Parameters
-    ----------
-    Phi : array_like of shape (N, K)
-    t : array_like of shape (N,)
-    beta0 : float > 0
-        Initial noise precision (kept if `fix_beta`).
-    alpha0 : float > 0 or array_like of shape (K,)
-        A float: every basis function starts in the model with αᵢ = `alpha0` on unit-norm
-        columns and unit-RMS targets (scale free). An array: the initial αᵢ in the units of `Phi`
-        and `t`, ``inf`` for basis functions left out (e.g. another fit's ``alpha``, to start
-        from its optimum); the loop can prune but never add.
-    max_iter : int ≥ 1
-    tol : float ≥ 0
-    """
-    Phi, t = _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol)
-    B, u, scale, c = _normalise(Phi, t)
-    if np.ndim(alpha0) == 0:
-        check_scalar(alpha0, "alpha0", low=0, low_inclusive=False)
-        alpha = np.full(B.shape[1], float(alpha0))
-    else:
-        alpha = _initial_alpha(alpha0, scale, c)
-    G = B.T @ B
-    trk = _Tracker(B, u)
-    beta, history, converged, it = float(beta0) * c**2, [], False, 0
-    for it in range(1, max_iter + 1):
-        act = np.flatnonzero(np.isfinite(alpha))
-        trk.update(G[np.ix_(act, act)], act, alpha, beta)
-        history.append(trk.log_ev)
-        new, _ = _mackay(alpha[act], trk.post)
-        beta_new = beta if fix_beta else trk.beta_update()
-        kept = np.isfinite(new)
-        change = np.abs(np.log(new[kept] / alpha[act][kept]))
-        converged = kept.all() and (change.max(initial=0.0) < tol) and \
-            abs(np.log(beta_new / beta)) < tol
-        alpha[act], beta = new, beta_new
-        if converged:
-            break
-    act = np.flatnonzero(np.isfinite(alpha))
-    trk.update(G[np.ix_(act, act)], act, alpha, beta)
-    return _result(alpha, beta, act, trk, scale, c, it, converged, history)

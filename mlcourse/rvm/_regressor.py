@@ -12,7 +12,7 @@ from ..exceptions import ConvergenceWarning
 from ..utils.validation import (check_array, check_bool, check_consistent_length, check_option,
                                 check_scalar, check_vector)
 from ._fast import ALIGNMENT_MAX, fit_sequential
-from ._loop_state import fit_em
+from ._em import fit_em
 from ._sparse_bayes import _spread
 
 __all__ = ["RVMRegressor"]
