@@ -1,43 +1,41 @@
 """mlcourse: the algorithms of a probabilistic machine-learning course, from scratch.
 
-Each submodule implements one topic in NumPy/SciPy and is checked against scikit-learn and by
-independent numerical routes in ``tests/`` and in the book's chapters.
+One subpackage per topic — :mod:`~mlcourse.linear`, :mod:`~mlcourse.laplace`,
+:mod:`~mlcourse.gp`, :mod:`~mlcourse.rvm`, :mod:`~mlcourse.decomposition`,
+:mod:`~mlcourse.metrics` — on a shared core: :mod:`~mlcourse.base` (the estimator contract),
+:mod:`~mlcourse.exceptions`, :mod:`~mlcourse.utils` (validation, optimisers, likelihoods, finite
+differences), :mod:`~mlcourse.kernels`, :mod:`~mlcourse.special`, and the chapters' helpers
+:mod:`~mlcourse.checks`, :mod:`~mlcourse.datasets`, :mod:`~mlcourse.plotting` and
+:mod:`~mlcourse.widgets`. Each is checked against scikit-learn and by independent numerical routes
+in ``tests/`` and in the book's chapters.
 
 Submodules are imported on first use, so ``import mlcourse`` is cheap and
-``mlcourse.metrics.roc_auc(...)`` works without a separate import.
+``mlcourse.metrics.roc_auc(...)`` works without a separate import. The public submodules are
+found in the package folder (every module or subpackage whose name does not start with ``_``),
+so a new one needs no entry here.
 """
-
-from importlib import import_module as _import_module
 
 __version__ = "0.1.0"
 
-_SUBMODULES = {
-    "base",
-    "checks",
-    "datasets",
-    "decomposition",
-    "exceptions",
-    "gp",
-    "gp_classification",
-    "gp_recursive",
-    "kernels",
-    "laplace",
-    "linear",
-    "metrics",
-    "pca",
-    "plotting",
-    "rvm",
-    "special",
-    "utils",
-    "widgets",
-}
+_submodules = None
+
+
+def _public_submodules() -> frozenset:
+    """Names of the public modules and subpackages in this folder (listed once, none imported)."""
+    global _submodules
+    if _submodules is None:
+        from pkgutil import iter_modules
+        _submodules = frozenset(m.name for m in iter_modules(__path__)
+                                if not m.name.startswith("_"))
+    return _submodules
 
 
 def __getattr__(name):
-    if name in _SUBMODULES:
-        return _import_module(f"{__name__}.{name}")
+    if name in _public_submodules():
+        from importlib import import_module
+        return import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(set(globals()) | _SUBMODULES)
+    return sorted(set(globals()) | _public_submodules())

@@ -195,13 +195,17 @@ class _GaussianProcess(BaseEstimator):
     """Base class of the GP estimators (hyperparameters ``kernel``, ``optimize``, ``n_restarts``,
     ``random_state``).
 
-    A subclass implements ``_check_targets(y)`` (the validated targets, as a tuple whose first
-    entry is the vector the likelihood is of), ``_extra_params(target)``
-    (its log-parameters after the kernel's: start values, bounds, and the target variance that
-    scales the restart box, or None), ``_fitted_theta(default)`` (the fitted θ, which
-    :meth:`log_marginal_likelihood` uses when ``default``, else only for its length) and ``_lml(kernel, theta, X, target, eval_gradient,
-    strict)`` → (ln p(target | X, θ), its gradient), where ``strict`` (inside the optimiser) asks
-    for −inf instead of diagonal jitter when a factorisation fails.
+    A subclass implements
+
+    * ``_check_targets(y)``: the validated targets, as a tuple whose first entry is the vector
+      the likelihood is of;
+    * ``_extra_params(target)``: its log-parameters after the kernel's (start values, bounds) and
+      the target variance that scales the restart box, or None;
+    * ``_fitted_theta(default)``: the fitted θ, which :meth:`log_marginal_likelihood` uses when
+      ``default``, else only for its length;
+    * ``_lml(kernel, theta, X, target, eval_gradient, strict)`` → (ln p(target | X, θ), its
+      gradient), where ``strict`` (inside the optimiser) asks for −inf instead of diagonal jitter
+      when a factorisation fails.
     """
 
     def _check_hyperparameters(self) -> None:

@@ -133,7 +133,7 @@ def _check_univariate(X):
 
 
 def _spline(x, y):
-    """Tipping's eq. (29) elementwise, for x and y that broadcast (a Gram matrix, or its diagonal)."""
+    """Tipping's eq. (29) elementwise, for x and y that broadcast (a Gram matrix or its diagonal)."""
     m = np.minimum(x, y)
     xy = x * y
     return 1.0 + xy + xy * m - 0.5 * (x + y) * m**2 + m**3 / 3.0

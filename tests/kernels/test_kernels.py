@@ -16,7 +16,8 @@ from mlcourse.rvm import RVMRegressor
 
 def test_rbf_matches_sklearn(rng):
     X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
-    np.testing.assert_allclose(kernels.rbf(X, Y, gamma=0.7), rbf_kernel(X, Y, gamma=0.7), rtol=1e-12)
+    np.testing.assert_allclose(kernels.rbf(X, Y, gamma=0.7), rbf_kernel(X, Y, gamma=0.7),
+                               rtol=1e-12)
     K = kernels.rbf(X, gamma=0.7)
     np.testing.assert_allclose(np.diag(K), 1.0)
     np.testing.assert_allclose(K, K.T)
@@ -74,7 +75,8 @@ def test_kernel_bad_input():
     (np.inf, "scale must be positive and finite"),
     (np.nan, "scale must be positive and finite"),
     ([1.0, 0.0], "scale must be positive and finite"),
-    ([1.0, 2.0, 3.0], r"scale must be a scalar or have one entry per feature \(2\); got shape \(3,\)"),
+    ([1.0, 2.0, 3.0],
+     r"scale must be a scalar or have one entry per feature \(2\); got shape \(3,\)"),
     ([[1.0, 2.0]], r"one entry per feature \(2\); got shape \(1, 2\)"),
     ("wide", "scale must be a positive number or one per feature; got 'wide'"),
 ])
@@ -179,7 +181,7 @@ def test_get_kernel_rejects_bad_specs(spec, match):
 
 
 def test_rvm_takes_a_kernel_object_as_its_name():
-    """RVMRegressor resolves kernel="rbf", gamma through get_kernel: the object gives the same fit."""
+    """RVMRegressor resolves kernel="rbf", gamma by get_kernel: the object gives the same fit."""
     X = np.linspace(-5, 5, 30)[:, None]
     t = np.sinc(X[:, 0] / np.pi)
     by_name = RVMRegressor(kernel="rbf", gamma=0.5).fit(X, t)
