@@ -59,6 +59,24 @@ def test_notebook_defines_the_shared_macros(path):
         f"python tools/notebook_macros.py {path.relative_to(ROOT)}")
 
 
+def test_macro_cell_check_and_sync(tmp_path):
+    """The check wants the current definitions (the comment line only needs the marker); sync
+    writes the whole current cell, comment included, and is then a no-op."""
+    cell = {"cell_type": "markdown", "metadata": {"tags": ["remove-cell"]}}
+    current = notebook_macros.macro_cell_source()
+    stale_hint = current.replace("tools/notebook_macros.py", "book/_ext/notebook_macros.py")
+    assert stale_hint != current
+    nb = {"cells": [dict(cell, source=stale_hint)]}
+    assert notebook_macros.has_current_macros(nb)
+    nb["cells"][0]["source"] = current.replace("\\newcommand", "\\renewcommand", 1)
+    assert not notebook_macros.has_current_macros(nb)
+    path = tmp_path / "chapter.ipynb"
+    path.write_text(json.dumps({"cells": [dict(cell, source=stale_hint)]}))
+    assert notebook_macros.sync(path) is True
+    assert json.loads(path.read_text())["cells"][0]["source"] == current
+    assert notebook_macros.sync(path) is False
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_chapter_skeleton(path):
     nb = json.loads(path.read_text())

@@ -28,7 +28,7 @@ def macros(config: Path = ROOT / "_config.yml") -> dict:
 
 
 def macro_cell_source(config: Path = ROOT / "_config.yml") -> str:
-    lines = [f"{MARKER}; regenerate with: python book/_ext/notebook_macros.py -->", "$$"]
+    lines = [f"{MARKER}; regenerate with: python tools/notebook_macros.py -->", "$$"]
     for name, body in macros(config).items():
         if isinstance(body, list):
             body, nargs = body
@@ -44,18 +44,33 @@ def macro_cell() -> dict:
             "metadata": {"tags": ["remove-cell"]}, "source": macro_cell_source()}
 
 
-def has_current_macros(nb: dict) -> bool:
+def _first_cell_source(nb: dict) -> str | None:
     cells = nb.get("cells", [])
     if not cells:
-        return False
+        return None
     src = cells[0].get("source", "")
-    src = "".join(src) if isinstance(src, list) else src
-    return src == macro_cell_source() and "remove-cell" in cells[0]["metadata"].get("tags", [])
+    return "".join(src) if isinstance(src, list) else src
+
+
+def has_current_macros(nb: dict) -> bool:
+    """The first cell is the macro cell, tagged remove-cell, with the current definitions.
+
+    Its first line is a comment (the marker and how to regenerate the cell): only the marker is
+    required there, so a cell written when this tool lived elsewhere still counts as current.
+    """
+    src = _first_cell_source(nb)
+    if src is None:
+        return False
+    first, _, body = src.partition("\n")
+    current_body = macro_cell_source().partition("\n")[2]
+    return (first.startswith(MARKER) and body == current_body
+            and "remove-cell" in nb["cells"][0]["metadata"].get("tags", []))
 
 
 def sync(path: Path) -> bool:
+    """Insert or refresh the macro cell of the notebook at `path`; True if it changed."""
     nb = json.loads(path.read_text())
-    if has_current_macros(nb):
+    if _first_cell_source(nb) == macro_cell_source() and has_current_macros(nb):
         return False
     cells = nb["cells"]
     if cells and MARKER in "".join(cells[0].get("source", "")):
