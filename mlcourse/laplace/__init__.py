@@ -7,8 +7,9 @@
 * :class:`BayesianLogisticRegression` — the Laplace posterior of logistic regression, its log
   evidence and its (moderated) predictive distribution.
 
-The likelihood and the Newton solver are those of :mod:`mlcourse.linear` (from
-:mod:`mlcourse.utils`).
+The likelihood and the Newton solver are the linear chapter's, from the shared core
+(:mod:`mlcourse.utils.objectives`, :mod:`mlcourse.utils.optimize`); :func:`fit_laplace` (the
+Laplace approximation of such an objective at its mode) is public for the RVM classifier.
 """
 
 from ._approximation import LaplaceResult, fit_laplace, laplace_approximation
