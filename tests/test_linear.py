@@ -767,13 +767,13 @@ def test_generative_collinearity_test_ignores_units():
     """Raw breast-cancer feature variances span 10 orders of magnitude (smallest/largest
     Cholesky pivot 4e-10), yet none is collinear. The model is affine-equivariant, so raw or
     rescaled it must give the probabilities of LDA on the standardised features (scikit-learn's
-    own lstsq solve on the raw features truncates small singular values and is off by 0.7)."""
+    own lstsq solve on the rescaled features truncates small singular values and is off by 0.7)."""
     X, y = load_breast_cancer(return_X_y=True)
     Z = (X - X.mean(0)) / X.std(0)
     ref = LinearDiscriminantAnalysis(solver="lsqr").fit(Z, y).predict_proba(Z)
     # Cholesky's rounding is relative to each entry's scale, so the error is that of the
-    # standardised problem: (N + D)·EPS·κ(correlation) on the size of Σ⁻¹μ_k and μ_kᵀΣ⁻¹μ_k,
-    # a quarter of it times (1 + |z|₁) on a probability (sklearn's raw-feature answer is 0.7 off)
+    # standardised problem: (N + D)·EPS·cond(correlation) on the size of Σ⁻¹μ_k and μ_kᵀΣ⁻¹μ_k,
+    # a quarter of it times (1 + |z|₁) on a probability
     std = GaussianGenerativeClassifier().fit(Z, y)
     W_k = np.linalg.solve(std.covariance_, std.means_.T)
     tol_w = (sum(Z.shape) * EPS * np.linalg.cond(std.covariance_)
@@ -782,6 +782,10 @@ def test_generative_collinearity_test_ignores_units():
     for Xs in (X, X * np.logspace(-3, 3, X.shape[1])):
         ours = GaussianGenerativeClassifier().fit(Xs, y)
         np.testing.assert_allclose(ours.predict_proba(Xs), ref, rtol=0, atol=tol)
+    # a solve that does depend on the units fails by far: scikit-learn's, on the rescaled features
+    Xs = X * np.logspace(-3, 3, X.shape[1])
+    sk_rescaled = LinearDiscriminantAnalysis(solver="lsqr").fit(Xs, y).predict_proba(Xs)
+    assert np.max(np.abs(sk_rescaled - ref)) > 1e4 * tol
 
 
 @pytest.mark.parametrize("cls", [LogisticRegression, ProbitRegression, SoftmaxRegression,
