@@ -92,8 +92,10 @@ def _wrap_allclose():
 
 
 def _wrap_approx():
-    from _pytest import python_api
-    cls = python_api.ApproxScalar
+    try:                                 # pytest >= 8.4 moved approx out of python_api
+        from _pytest.approx import ApproxScalar as cls
+    except ImportError:
+        from _pytest.python_api import ApproxScalar as cls
     orig = cls.__eq__
     if getattr(orig, "_margin", False):
         return
@@ -115,10 +117,7 @@ def _wrap_approx():
 def install():
     _wrap_check_close()
     _wrap_allclose()
-    try:
-        _wrap_approx()
-    except ImportError:
-        pass
+    _wrap_approx()
 
 
 install()

@@ -98,11 +98,14 @@ def _laplace_mode(K, t):
         b = W_sr**2 * f + (t - pi)
         a_new = b - W_sr * linalg.cho_solve((L, True), W_sr * (K @ b), check_finite=False)
         step = 1.0
+        # Ψ < 0 is a sum of non-positive terms, so it is known to about 8ε|Ψ|: a full step that
+        # "lowers" Ψ by less is at the mode, and halving it would leave half the previous error
+        rounding = 8 * np.finfo(float).eps * abs(psi)
         while True:                                       # halve the step if Ψ went down
             a_try = a + step * (a_new - a)
             f_try = K @ a_try
             psi_try = _psi(a_try, f_try, t)
-            if psi_try >= psi or step < 1e-6:
+            if psi_try >= psi - rounding or step < 1e-6:
                 break
             step /= 2.0
         a, f, gain, psi = a_try, f_try, psi_try - psi, psi_try

@@ -16,7 +16,10 @@ from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.laplace import (BayesianLogisticRegression, LaplaceResult, laplace_approximation,
                               probit_approximation)
 from mlcourse.linear import design_matrix
-from mlcourse.utils.numdiff import numerical_gradient, numerical_hessian, numerical_jacobian
+from mlcourse.utils.numdiff import (FD_STEP_FIRST, FD_STEP_SECOND, numerical_gradient,
+                                    numerical_hessian, numerical_jacobian)
+
+EPS = np.finfo(float).eps
 
 
 def fd(f, w, h=1e-5):
@@ -47,6 +50,10 @@ def small_problem(seed=0, n=40):
 
 
 def test_numerical_derivatives(rng):
+    """Against the analytic derivatives, to 3 × the central differences' error budget: with
+    steps h = FD_STEP·(1 + |z|), truncation h²|f'''|/6 (first), h²|f''''|/12 (second, only
+    the separable sin terms have third and fourth derivatives) plus rounding εF/h, 4εF/h², with
+    F the size of f's terms; the Jacobian differences g = ∇f, whose terms are of size G."""
     B = rng.normal(size=(3, 3))
     P = B @ B.T + np.eye(3)
 
@@ -54,11 +61,18 @@ def test_numerical_derivatives(rng):
         return -0.5 * z @ P @ z + np.sin(z).sum()
 
     z = rng.normal(size=3)
-    np.testing.assert_allclose(numerical_gradient(f, z), -P @ z + np.cos(z), rtol=1e-8, atol=1e-9)
+    h1, h2 = FD_STEP_FIRST * (1 + np.abs(z)), FD_STEP_SECOND * (1 + np.abs(z))
+    F = 0.5 * np.abs(z) @ np.abs(P) @ np.abs(z) + np.abs(np.sin(z)).sum()
+    G = np.abs(P) @ np.abs(z) + 1
+    tol_grad = 3 * np.max(h1**2 / 6 * np.abs(np.cos(z)) + EPS * F / h1)
+    tol_hess = 3 * np.max(h2**2 / 12 * np.abs(np.sin(z)) + 4 * EPS * F / h2**2)
+    tol_jac = 3 * np.max(h1**2 / 6 * np.abs(np.sin(z)) + EPS * G / h1)
+    np.testing.assert_allclose(numerical_gradient(f, z), -P @ z + np.cos(z), rtol=0,
+                               atol=tol_grad)
     H = -P - np.diag(np.sin(z))
-    np.testing.assert_allclose(numerical_hessian(f, z), H, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(numerical_hessian(f, z), H, rtol=0, atol=tol_hess)
     np.testing.assert_allclose(numerical_jacobian(lambda v: -P @ v + np.cos(v), z), H,
-                               rtol=1e-8, atol=1e-8)
+                               rtol=0, atol=tol_jac)
 
 
 # --- laplace_approximation --------------------------------------------------------------------
@@ -76,10 +90,22 @@ def test_gaussian_is_exact(derivs, rng):
     if derivs == "both":
         kw["hess"] = lambda z: -P
     res = laplace_approximation(lambda z: np.log(c) + dist.logpdf(z), np.zeros(3), **kw)
-    tol = 1e-10 if derivs == "both" else 1e-6
+    # ln f is quadratic, so central differences have no truncation error, only rounding: εF/h
+    # for the gradient, 4εF/h² for a Hessian from second differences (εG/h from the given
+    # gradient's), F and G the size of the terms. δA moves S = A⁻¹ by ‖S‖²·M·δA; a gradient
+    # error δg moves the mode by ‖S‖·√M·δg; 3 × these (1e-10 with both derivatives given).
+    M, norm_S = len(m), np.linalg.norm(S, 2)
+    h1 = FD_STEP_FIRST * (1 + np.abs(m).max())
+    h2 = FD_STEP_SECOND * (1 + np.abs(m).max())
+    F = abs(np.log(c)) + 0.5 * np.abs(m) @ np.abs(P) @ np.abs(m) + abs(dist.logpdf(m)) + M
+    G = np.abs(P).sum(1).max() * (1 + np.abs(m).max())
+    dA = {"none": 4 * EPS * F / h2**2, "grad": EPS * G / h1, "both": 0.0}[derivs]
+    tol = max(1e-10, 3 * norm_S**2 * M * dA)
+    tol_mode = 1e-8 if derivs == "none" else 1e-10
+    tol_mode = max(tol_mode, 3 * norm_S * np.sqrt(M) * EPS * (F if derivs == "none" else G) / h1)
     assert isinstance(res, LaplaceResult) and res.converged
-    np.testing.assert_allclose(res.mode, m, rtol=1e-8, atol=1e-8)
-    np.testing.assert_allclose(res.covariance, S, rtol=tol, atol=tol)
+    np.testing.assert_allclose(res.mode, m, rtol=0, atol=tol_mode)
+    np.testing.assert_allclose(res.covariance, S, rtol=0, atol=tol)
     np.testing.assert_allclose(res.precision @ res.covariance, np.eye(3), atol=1e-10)
     L = res.cholesky                                    # A = LLᵀ, L lower-triangular
     assert np.array_equal(L, np.tril(L))
@@ -99,7 +125,9 @@ def test_stirling(n):
     stirling = 0.5 * np.log(2 * np.pi * n) + n * np.log(n) - n
     assert res.log_normalizer == pytest.approx(stirling, rel=1e-12)
     gap = special.gammaln(n + 1) - res.log_normalizer
-    assert gap == pytest.approx(1 / (12 * n), rel=0.1 / n)
+    # Stirling's series: ln n! − stirling = 1/(12n) − 1/(360n³) + …, the next term being
+    # 1/(30n²) of the first; allow 3 times that
+    assert gap == pytest.approx(1 / (12 * n), rel=3 / (30 * n**2))
 
 
 def test_skewed_1d_against_quadrature():
@@ -110,8 +138,15 @@ def test_skewed_1d_against_quadrature():
 
     res = laplace_approximation(log_f, 0.0)
     u = 20 * res.mode + 4
-    assert -res.mode + 20 * special.expit(-u) == pytest.approx(0, abs=1e-9)
-    assert res.precision == pytest.approx(1 + 400 * special.expit(u) * special.expit(-u), rel=1e-6)
+    # 3 × the central differences' budgets (steps FD_STEP·(1 + |z|)): the gradient is off by
+    # h1²|ln f'''|/6 + ε/h1 at the mode, A by h2²|ln f''''|/12 + 4ε/h2² (the terms of ln f
+    # are below 1 there), with ln f''' = −20³s(1 − 2σ(u)), ln f'''' = −20⁴s(1 − 6s), s = σσ(−u)
+    h1, h2 = FD_STEP_FIRST * (1 + abs(res.mode)), FD_STEP_SECOND * (1 + abs(res.mode))
+    s = special.expit(u) * special.expit(-u)
+    tol_grad = 3 * (h1**2 / 6 * abs(20**3 * s * (1 - 2 * special.expit(u))) + EPS / h1)
+    tol_A = 3 * (h2**2 / 12 * abs(20**4 * s * (1 - 6 * s)) + 4 * EPS / h2**2)
+    assert -res.mode + 20 * special.expit(-u) == pytest.approx(0, abs=tol_grad)
+    assert res.precision == pytest.approx(1 + 400 * s, rel=0, abs=tol_A)
     Z = integrate.quad(lambda z: np.exp(log_f(z)), -np.inf, np.inf)[0]
     assert 1.0 < np.exp(res.log_normalizer) / Z < 1.08
     total = integrate.quad(lambda z: np.exp(res.logpdf(z)), -np.inf, np.inf)[0]
@@ -193,13 +228,22 @@ def test_saddle_point_is_rejected():
 def test_map_matches_sklearn(cancer, alpha):
     X, y = cancer
     ours = BayesianLogisticRegression(prior_precision=alpha).fit(X, y)
-    sk = SkLogistic(C=1 / alpha, solver="newton-cg", tol=1e-12, max_iter=10_000).fit(X, y)
-    np.testing.assert_allclose(ours.coef_, sk.coef_, rtol=1e-7, atol=1e-9)
-    np.testing.assert_allclose(ours.intercept_, sk.intercept_, rtol=1e-7, atol=1e-9)
+    sk_tol = 1e-12
+    sk = SkLogistic(C=1 / alpha, solver="newton-cg", tol=sk_tol, max_iter=10_000).fit(X, y)
+    # scikit-learn stops when every component of its gradient, averaged over the N points, is
+    # below tol: summed, ‖∇‖₂ ≤ √M·N·tol, which moves the mode by at most ‖S_N‖₂√M·N·tol; our
+    # Newton mode is exact up to ε·κ(S_N⁻¹)·max|w|. A probability σ(a) moves by at most ¼δa.
+    eig = np.linalg.eigvalsh(ours.posterior_precision_)
+    M, N = len(eig), len(y)
+    tol_w = (np.sqrt(M) * N * sk_tol / eig[0]
+             + EPS * eig[-1] / eig[0] * np.abs(ours.posterior_mean_).max())
+    tol_a = tol_w * (1 + np.abs(X).sum(1).max())              # δa = δw₀ + δwᵀx
+    np.testing.assert_allclose(ours.coef_, sk.coef_, rtol=0, atol=tol_w)
+    np.testing.assert_allclose(ours.intercept_, sk.intercept_, rtol=0, atol=tol_w)
     np.testing.assert_allclose(ours.predict_proba(X, method="map"), sk.predict_proba(X),
-                               atol=1e-10)
+                               rtol=0, atol=tol_a / 4)
     np.testing.assert_allclose(ours.posterior_mean_, np.r_[sk.intercept_, sk.coef_[0]],
-                               rtol=1e-7, atol=1e-9)
+                               rtol=0, atol=tol_w)
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
 
 
@@ -313,7 +357,8 @@ def test_probit_approximation_exact_cases_and_symmetry():
     rng = np.random.default_rng(1)
     mu, var = rng.normal(scale=5, size=50), rng.exponential(10, size=50)
     assert np.all(probit_approximation(0.0, var) == 0.5)                 # exact at μ = 0
-    np.testing.assert_allclose(probit_approximation(mu, 0.0), special.expit(mu), rtol=1e-15)
+    # κ(0) = 1: mlcourse's sigmoid and SciPy's expit, two implementations, agree to an ulp or two
+    np.testing.assert_allclose(probit_approximation(mu, 0.0), special.expit(mu), rtol=8 * EPS)
     np.testing.assert_allclose(probit_approximation(-mu, var), 1 - probit_approximation(mu, var),
                                rtol=0, atol=1e-15)                      # p(−μ) = 1 − p(μ)
     np.testing.assert_allclose(probit_approximation(mu, var),
@@ -343,7 +388,10 @@ def test_predictive_against_quadrature_and_monte_carlo():
     # wiring only (the default method is probit_approximation of predict_activation); the
     # independent checks are the quadrature and Monte Carlo comparisons that follow
     np.testing.assert_allclose(probit[:, 1], probit_approximation(mean, var), rtol=1e-14)
+    # the probit approximation's error is below δ = max|σ(a) − Φ(λa)| = 0.0177 for every mean
+    # and variance (test_probit_approximation_error_over_a_grid)
     np.testing.assert_allclose(probit[:, 1], exact, atol=0.02)
+    # σ(−a) + σ(a): two roundings of numbers ≤ 1 and one of their sum, a few ε
     np.testing.assert_allclose(probit.sum(1), 1, rtol=1e-14)
     mc = m.predict_proba(X_new, method="monte_carlo", n_samples=200_000, random_state=0)
     np.testing.assert_allclose(mc[:, 1], exact, atol=5 * 0.5 / np.sqrt(200_000))
@@ -362,9 +410,13 @@ def test_monte_carlo_draws_have_the_posterior_mean():
     eps = 1e-3
     phi = np.array([[eps, 0.0], [0.0, eps]])
     p = m.predict_proba(phi, method="monte_carlo", n_samples=100_000, random_state=1)[:, 1]
-    # E[σ(ε w_i)] ≈ ½ + ε m_i/4: recovers the posterior mean to within 5 standard errors
-    se = np.sqrt(np.diag(m.posterior_cov_) / 100_000)
-    np.testing.assert_allclose((p - 0.5) * 4 / eps, m.posterior_mean_, atol=5 * se.max() + 1e-5)
+    # E[σ(ε w_i)] = ½ + ε m_i/4 − ε³E[w_i³]/48 + …: recovers the posterior mean to within 5
+    # standard errors plus the bias ε²|E w_i³|/12, E w³ = m³ + 3m·var for w ~ N(m, var)
+    var = np.diag(m.posterior_cov_)
+    se = np.sqrt(var / 100_000)
+    mu = m.posterior_mean_
+    bias = eps**2 / 12 * np.abs(mu**3 + 3 * mu * var)
+    np.testing.assert_allclose((p - 0.5) * 4 / eps, mu, rtol=0, atol=5 * se.max() + bias.max())
 
 
 def test_moderation_keeps_decisions_and_shrinks_confidence():

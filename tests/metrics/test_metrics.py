@@ -6,6 +6,15 @@ import sklearn.metrics as skm
 
 from mlcourse import metrics
 
+# Tolerances count roundings: one rounds a result by at most EPS/2 of its size.
+EPS = np.finfo(float).eps
+
+
+def auc_rounding(n_points):
+    """Bound on the rounding error of a trapezoid area over n_points ROC points: each rate in
+    [0, 1], each width and each of the n - 1 terms rounds once, and the terms are summed."""
+    return 3 * n_points * EPS
+
 # --- agreement with scikit-learn --------------------------------------------------------------
 
 
@@ -28,11 +37,15 @@ def test_ratio_metrics_match_sklearn(seed):
     rng = np.random.default_rng(seed)
     n = int(rng.integers(2, 300))
     t, p = random_labels(rng, n), random_labels(rng, n)
-    assert metrics.accuracy(t, p) == pytest.approx(skm.accuracy_score(t, p), rel=1e-15)
+    # each side divides exact integer counts once (scikit-learn's average may round once more):
+    # at most three roundings apart; a wrong count moves a ratio below 600 by at least 1/600²
+    rel = 2 * EPS
+    assert metrics.accuracy(t, p) == pytest.approx(skm.accuracy_score(t, p), rel=rel, abs=0)
     kw = {"zero_division": 0}
-    assert metrics.precision(t, p, **kw) == pytest.approx(skm.precision_score(t, p, **kw), rel=1e-12)
-    assert metrics.recall(t, p, **kw) == pytest.approx(skm.recall_score(t, p, **kw), rel=1e-12)
-    assert metrics.f_measure(t, p, **kw) == pytest.approx(skm.f1_score(t, p, **kw), rel=1e-12)
+    assert metrics.precision(t, p, **kw) == pytest.approx(skm.precision_score(t, p, **kw),
+                                                          rel=rel, abs=0)
+    assert metrics.recall(t, p, **kw) == pytest.approx(skm.recall_score(t, p, **kw), rel=rel, abs=0)
+    assert metrics.f_measure(t, p, **kw) == pytest.approx(skm.f1_score(t, p, **kw), rel=rel, abs=0)
 
 
 def test_booleans_are_accepted():
@@ -68,10 +81,12 @@ def test_roc_curve_matches_sklearn_with_many_ties(seed):
     s = rng.integers(0, int(rng.integers(1, 12)), n) * rng.choice([1.0, 0.1, -3.0])
     fpr, tpr, th = metrics.roc_curve(t, s)
     sk_fpr, sk_tpr, sk_th = skm.roc_curve(t, s, drop_intermediate=False)
-    np.testing.assert_allclose(fpr, sk_fpr, rtol=1e-12)
-    np.testing.assert_allclose(tpr, sk_tpr, rtol=1e-12)
+    # each rate is one division of integer counts on either side; each area a trapezoid sum
+    np.testing.assert_allclose(fpr, sk_fpr, rtol=EPS, atol=0)
+    np.testing.assert_allclose(tpr, sk_tpr, rtol=EPS, atol=0)
     np.testing.assert_array_equal(th, sk_th)
-    assert metrics.roc_auc(t, s) == pytest.approx(skm.roc_auc_score(t, s), rel=1e-12)
+    assert metrics.roc_auc(t, s) == pytest.approx(skm.roc_auc_score(t, s), rel=0,
+                                                  abs=2 * auc_rounding(len(fpr)))
 
 
 def test_roc_curve_shape_contract():
@@ -88,8 +103,9 @@ def test_auc_is_mann_whitney(rng):
     t = random_labels(rng, 400)
     s = np.round(rng.normal(size=400) + t, 1)
     d = s[t == 1][:, None] - s[t == 0][None, :]
-    u = ((d > 0).sum() + 0.5 * (d == 0).sum()) / d.size
-    assert metrics.roc_auc(t, s) == pytest.approx(u, rel=1e-12)
+    u = ((d > 0).sum() + 0.5 * (d == 0).sum()) / d.size      # exact counts, one division
+    n_points = len(metrics.roc_curve(t, s)[0])
+    assert metrics.roc_auc(t, s) == pytest.approx(u, rel=0, abs=auc_rounding(n_points) + EPS)
 
 
 def test_lecture_roc_table_and_tie_breaking():
@@ -98,9 +114,12 @@ def test_lecture_roc_table_and_tie_breaking():
     lecture = metrics.roc_table(label, score, ties="optimistic")
     np.testing.assert_array_equal(lecture.tp[::-1], [5, 4, 4, 3, 3, 3, 3, 2, 2, 1, 0])
     np.testing.assert_array_equal(lecture.fp[::-1], [5, 5, 4, 4, 3, 2, 1, 1, 0, 0, 0])
-    assert lecture.auc() == pytest.approx(0.60)
-    assert metrics.roc_auc(label, score) == pytest.approx(0.56)
-    assert metrics.roc_table(label, score, ties="pessimistic").auc() == pytest.approx(0.52)
+    # the areas are multiples of 1/50 (half a tied pair over 25): rounding, not 1e-6, separates them
+    tol = auc_rounding(len(lecture.tp)) + EPS
+    assert lecture.auc() == pytest.approx(0.60, rel=0, abs=tol)
+    assert metrics.roc_auc(label, score) == pytest.approx(0.56, rel=0, abs=tol)
+    assert metrics.roc_table(label, score, ties="pessimistic").auc() == pytest.approx(0.52, rel=0,
+                                                                                      abs=tol)
     assert "Threshold >=" in lecture.format()
 
 
@@ -108,8 +127,9 @@ def test_cost_and_threshold():
     cost = [[-1, 1], [100, 0]]
     assert metrics.classification_cost([[150, 60], [40, 250]], cost) == 3910
     assert metrics.classification_cost([[250, 5], [45, 200]], cost) == 4255
-    assert metrics.min_cost_threshold(cost) == pytest.approx(1 / 102)
-    assert metrics.min_cost_threshold([[0, 1], [1, 0]]) == pytest.approx(0.5)
+    # p* is one division of exact differences of the costs, as is each expected value
+    assert metrics.min_cost_threshold(cost) == pytest.approx(1 / 102, rel=EPS, abs=0)
+    assert metrics.min_cost_threshold([[0, 1], [1, 0]]) == pytest.approx(0.5, rel=EPS, abs=0)
 
 
 def test_min_cost_threshold_minimises_expected_cost(rng):
@@ -118,6 +138,10 @@ def test_min_cost_threshold_minimises_expected_cost(rng):
     star = metrics.min_cost_threshold(cost)
     pred_pos = p * cost[0, 0] + (1 - p) * cost[0, 1]
     pred_neg = p * cost[1, 0] + (1 - p) * cost[1, 1]
+    # Each expected cost rounds by at most 2·EPS·max|cost|, and they cross with slope
+    # |c(+|+) - c(+|-) - c(-|+) + c(-|-)|: only a p that close to p* could be decided either way.
+    slope = abs(cost[0, 0] - cost[0, 1] - cost[1, 0] + cost[1, 1])
+    assert np.min(np.abs(p - star)) > 4 * EPS * np.abs(cost).max() / slope
     np.testing.assert_array_equal(p >= star, pred_pos <= pred_neg)
 
 
@@ -184,8 +208,11 @@ def test_classification_cost_accepts_expected_counts_and_rates():
     per instance (documented in the docstring)."""
     cost = [[-1, 1], [100, 0]]
     counts = np.array([[150, 60], [40, 250]])
-    assert metrics.classification_cost(counts / counts.sum(), cost) == pytest.approx(3910 / 500)
-    assert metrics.classification_cost([[1.5, 2], [3, 4]], cost) == pytest.approx(300.5)
+    # four rates (one division each), four products and three additions, of terms no larger in
+    # sum than 1.1 times the result: at most about 11 roundings of its size
+    assert metrics.classification_cost(counts / counts.sum(), cost) == pytest.approx(
+        3910 / 500, rel=12 * EPS, abs=0)
+    assert metrics.classification_cost([[1.5, 2], [3, 4]], cost) == 300.5    # exact in binary
 
 
 @pytest.mark.parametrize("cost, match", [
