@@ -32,9 +32,9 @@ BETA_UPDATE_START = 10
 # correlated above ALIGNMENT_MAX with model function j is held back only if the data cannot tell
 # it from j: moving j's weight onto it would change the fit by less than ALIGNMENT_Z noise
 # standard deviations, √β·|mⱼ|·‖φ̂ᵢ − φ̂ⱼ‖ < ALIGNMENT_Z (three sigma), and adding it would raise
-# ln p by less than ALIGNMENT_GAIN = 1 nat (a factor e in the evidence is worth a pair). The gain
-# does not count while β is still held at its starting value: the gains predicted at that guess
-# of the noise are not yet the data's.
+# ln p by less than ALIGNMENT_GAIN = 1 nat (a factor e in the evidence is worth a pair). Both
+# exceptions measure against the noise level; while β is still held at its starting guess they
+# do not apply, and the test is SparseBayes' plain one.
 ALIGNMENT_MAX = 1 - 1e-3
 ALIGNMENT_Z = 3.0
 ALIGNMENT_GAIN = 1.0
@@ -310,9 +310,11 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
             corr = np.abs(span.R.T @ span.C[:, :K])       # |φ̂ⱼᵀφ̂ᵢ|, model j × candidate i
             near = np.argmax(corr, axis=0)
             rho = corr[near, np.arange(K)]
-            shift = sb * np.abs(trk.post.mean[near]) * np.sqrt(2.0 * np.maximum(1.0 - rho, 0.0))
-            small_gain = gain < ALIGNMENT_GAIN if (fix_beta or beta_free) else True
-            gain[np.isinf(alpha) & (rho > alignment_max) & (shift < ALIGNMENT_Z) & small_gain] = -np.inf
+            held = np.isinf(alpha) & (rho > alignment_max)
+            if fix_beta or beta_free:         # the data's noise level, not the starting guess
+                shift = sb * np.abs(trk.post.mean[near]) * np.sqrt(2.0 * np.maximum(1.0 - rho, 0.0))
+                held &= (shift < ALIGNMENT_Z) & (gain < ALIGNMENT_GAIN)
+            gain[held] = -np.inf
         gain[blocked] = -np.inf
         j = int(np.argmax(gain))
         small = np.isfinite(alpha[j]) and abs(np.log(new[j] / alpha[j])) < tol
