@@ -79,15 +79,27 @@ def test_gaussian_identities_marginal_and_conditional(rng):
 # --- posterior and evidence ---------------------------------------------------------------------
 
 
+def rounding_bound(Phi, t, alpha, beta, C):
+    """δ = Nε·κ: the relative error of either route, backward stable (Cholesky of A + βΦᵀΦ,
+    inverse of C) with κ the larger of the two condition numbers."""
+    act = np.isfinite(alpha)
+    H = np.diag(alpha[act]) + beta * Phi[:, act].T @ Phi[:, act]
+    return len(t) * np.finfo(float).eps * max(np.linalg.cond(C), np.linalg.cond(H))
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_posterior_matches_function_space_route(seed):
+    """Both routes agree to their rounding: m to δ‖m‖, and Σ = A⁻¹ − A⁻¹ΦᵀC⁻¹ΦA⁻¹, a difference
+    of terms of size ‖A⁻¹‖, to δ‖A⁻¹‖ (δ from :func:`rounding_bound`, about 1e-12 here)."""
     rng = np.random.default_rng(seed)
     Phi, t, alpha, beta = random_problem(rng)
     post = rvm.posterior(Phi, t, alpha, beta)
-    m, S, _ = direct_posterior(Phi, t, alpha, beta)
-    np.testing.assert_allclose(post.mean, m, rtol=1e-9)
-    np.testing.assert_allclose(post.cov, S, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(post.var, np.diag(S), rtol=1e-9)
+    m, S, C = direct_posterior(Phi, t, alpha, beta)
+    delta = rounding_bound(Phi, t, alpha, beta, C)
+    a_inv = 1 / alpha[np.isfinite(alpha)].min()
+    np.testing.assert_allclose(post.mean, m, rtol=0, atol=delta * np.linalg.norm(m))
+    np.testing.assert_allclose(post.cov, S, rtol=0, atol=delta * a_inv)
+    np.testing.assert_allclose(post.var, np.diag(S), rtol=0, atol=delta * a_inv)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -271,12 +283,18 @@ def test_em_and_fast_find_the_same_optimum_on_a_linear_problem():
     fast = rvm.fit_sequential(X, t, 1.0, tol=1e-8)
     assert em.converged and fast.converged
     np.testing.assert_array_equal(em.active, fast.active)
+    # Set by the loops' stopping rules, not by rounding (the margins are the same under every BLAS
+    # kernel): both stop when a step moves each ln αᵢ by less than tol = 1e-8, but on ridges the
+    # remaining distance is many steps; the weights here differ by up to 2e-7 (4e-6 relative, for
+    # the smallest), ln p by far less (quadratic in that distance).
     np.testing.assert_allclose(em.mean, fast.mean, rtol=1e-5, atol=1e-6)
     assert em.log_evidence == pytest.approx(fast.log_evidence, abs=1e-6)
     ard = ARDRegression(fit_intercept=False, tol=1e-10, max_iter=10000, threshold_lambda=1e10).fit(X, t)
     at_ard = rvm.log_evidence(X, t, ard.lambda_, ard.alpha_)
     assert fast.log_evidence >= at_ard - 1e-6
     big = np.isin(np.arange(20), [1, 5, 12])
+    # ARDRegression keeps every weight (λ never reaches threshold_lambda = 1e10 here) and stops on
+    # its own coefficient tolerance; its three large weights agree with ours to about 2e-4.
     np.testing.assert_allclose(fast.mean[np.isin(fast.active, [1, 5, 12])], ard.coef_[big], rtol=2e-3)
 
 
@@ -313,6 +331,10 @@ def test_each_optimum_is_a_fixed_point_of_the_other_loop(seed):
     assert em2.converged
     np.testing.assert_array_equal(em2.active, fast.active)
     assert em2.log_evidence == pytest.approx(fast.log_evidence, abs=1e-5)
+    # The fast loop stops when its most rewarding change moves an ln αᵢ by less than tol = 1e-3;
+    # the αᵢ are coupled (neighbouring kernels), so the joint fixed point EM converges to (at
+    # tol = 1e-8) lies up to several tol away in each ln αᵢ (here up to 6e-3): 2e-2 = 20 tol.
+    # The margin is the same under every BLAS kernel: set by the stopping rule, not by rounding.
     np.testing.assert_allclose(em2.alpha[fast.active], fast.alpha[fast.active], rtol=2e-2)
     fast2 = rvm.fit_sequential(Phi, t, em.beta, alpha0=em.alpha, alignment_max=1.0)
     assert fast2.converged
@@ -373,33 +395,47 @@ def test_fast_uses_far_fewer_basis_function_updates():
 
 
 def test_sinc_noise_free_linear_spline():
-    """Tipping (2001) §4.1: 100 noise-free points, noise fixed at σ = 0.01 -> 9 RVs, max error 0.0070."""
+    """Tipping (2001) §4.1: 100 noise-free points, noise fixed at σ = 0.01 -> 9 RVs, largest error
+    0.0070. Both loops keep 9 ± 1 relevance vectors, and their error stays within four posterior
+    standard deviations of the mean (φᵀΣφ, the weights' uncertainty, noise left out) on 1000
+    points: the model's own account of how far off it may be. Ours reach 2.4 of them (largest
+    errors 0.0086 and 0.0113); the alignment test's failure on [0, 20] was about 100 off."""
     X, t = datasets.sinc_data(100)
-    Xt = np.linspace(-10, 10, 1001)[:, None]
+    Xt = np.linspace(-10, 10, 1000)[:, None]
     for method in ("em", "fast"):
-        m = rvm.RVMRegressor(kernel="linear_spline", noise_variance=0.01**2, method=method).fit(X, t)
+        m = rvm.RVMRegressor(kernel="linear_spline", noise_variance=SIGMA_SPLINE**2, method=method).fit(X, t)
+        mean, sd = m.predict(Xt, return_std=True)
+        sd_mean = np.sqrt(sd**2 - m.noise_variance_)
         assert abs(len(m.coef_) - 9) <= 1
-        assert np.abs(m.predict(Xt) - datasets.sinc(Xt[:, 0])).max() < 0.015
-        assert m.noise_variance_ == 0.01**2
+        assert np.all(np.abs(mean - datasets.sinc(Xt[:, 0])) < 4 * sd_mean)
+        assert m.noise_variance_ == SIGMA_SPLINE**2
+
+
+def sinc_table_1(gamma, n_sets=20):
+    """Tipping's Table 1 setting, averaged over `n_sets` seeded data sets (the book's): mean and
+    standard error of the relevance-vector count (bias not counted) and of the RMS error."""
+    X = datasets.sinc_data(100)[0]
+    Xt = np.linspace(-10, 10, 1000)[:, None]
+    rows = []
+    for seed in range(n_sets):
+        t = datasets.sinc_data(100, 0.1, random_state=100 + seed)[1]
+        m = rvm.RVMRegressor(gamma=gamma).fit(X, t)
+        rows.append((len(m.coef_), np.sqrt(np.mean((m.predict(Xt) - datasets.sinc(Xt[:, 0])) ** 2)),
+                     np.sqrt(m.noise_variance_)))
+    rows = np.array(rows)
+    return rows.mean(0), rows.std(0, ddof=1) / np.sqrt(n_sets)
 
 
 def test_sinc_gaussian_noise():
-    """Tipping (2001) Table 1: σ = 0.1 -> 6.7 RVs and RMS error 0.0326 on average (SVM: 45.2
-    support vectors). The book's check: on its 20 data sets the average error is within three
-    standard errors of 0.0326, the count (bias included) at most a fifth of 45.2, and the noise
-    std within 10 % of 0.1."""
-    X = datasets.sinc_data(100)[0]
-    Xt = np.linspace(-10, 10, 1000)[:, None]
-    n_rv, err, noise = [], [], []
-    for seed in range(20):
-        t = datasets.sinc_data(100, 0.1, random_state=100 + seed)[1]
-        m = rvm.RVMRegressor(gamma=1 / 9).fit(X, t)
-        n_rv.append(len(m.coef_) + np.isfinite(m.intercept_alpha_))
-        err.append(np.sqrt(np.mean((m.predict(Xt) - datasets.sinc(Xt[:, 0])) ** 2)))
-        noise.append(np.sqrt(m.noise_variance_))
-    assert abs(np.mean(err) - 0.0326) <= 3 * np.std(err, ddof=1) / np.sqrt(20)
-    assert np.mean(n_rv) <= 45.2 / 5
-    assert abs(np.mean(noise) - 0.1) <= 0.01
+    """Tipping (2001) Table 1: σ = 0.1 -> 6.7 RVs and RMS error 0.0326 on average. With kernel
+    width r = 2 both are reproduced within three standard errors over the 20 draws (0.17 and
+    0.0016); with r = 3, the width of Tipping's software, the error is, but the count (4.9) is
+    eleven standard errors lower. The noise std is estimated within 10 % on both."""
+    (n2, err2, noise2), (se_n2, se_err2, _) = sinc_table_1(1 / 4)
+    (_, err3, noise3), (_, se_err3, _) = sinc_table_1(1 / 9)
+    assert abs(n2 - 6.7) <= 3 * se_n2 and abs(err2 - 0.0326) <= 3 * se_err2
+    assert abs(err3 - 0.0326) <= 3 * se_err3
+    assert abs(noise2 - 0.1) <= 0.01 and abs(noise3 - 0.1) <= 0.01
 
 
 @pytest.mark.parametrize("gamma", [1 / 9, 1 / 4, 1.0])
