@@ -579,7 +579,8 @@ SPLINE_RANGES = {"[-10, 10]": (1.0, 0.0), "[0, 20]": (1.0, 10.0), "[10, 30]": (1
 def test_linear_spline_sinc_wherever_the_inputs_sit(a, b):
     """Tipping's noise-free sinc (100 points, no bias, noise fixed at σ = 0.01) with the inputs
     moved to a·x + b. For x ≥ 0 the kernel is a covariance, and its columns nearly collinear
-    (from [0, 20] on every two correlate above 0.999; on [100, 120] neighbours to 1 − 1e-9).
+    (on [10, 30] two pairs in three correlate above 0.999, on [100, 120] all, and neighbours
+    there to 1 − 1e-9).
     Both loops reach evidence maxima within LOCAL_MAXIMA_NATS of each other, and fits within the
     noise they were given: EM's largest error on 1001 points below 2σ, fast's at most σ above
     EM's. (Before, fast stopped 1.2e4 nats low on [0, 20] with a largest error of 0.26, and
