@@ -41,10 +41,11 @@ ALIGNMENT_Z = 3.0
 ALIGNMENT_GAIN = 1.0
 # ln p(t) is a sum of terms as large as βN (N ln β, and tᵀC⁻¹t ≤ β‖t‖² = βN on the loop's
 # unit-RMS targets), each accurate to a few ε, so it is known to about MAX_DROP·(|ln p| + βN),
-# MAX_DROP = 1e-15 ≈ 5ε. A change predicted to raise ln p by less than MIN_GAIN nats plus that
-# is not worth making; a change after which ln p turns out lower (at the same β) by more than it
-# is undone and that candidate skipped until another change is kept (a safeguard: sᵢ and qᵢ are
-# computed without cancellation, see _factors, so the predicted gains hold to rounding).
+# MAX_DROP = 1e-15 ≈ 5ε. A change predicted to raise ln p by less than that plus MIN_GAIN = 1e-9
+# nats (a floor for ln p near 0, where the relative bound vanishes) is not worth making; a change
+# after which ln p turns out lower (at the same β) by more than that is undone and its candidate
+# skipped until another change is kept (a safeguard: sᵢ and qᵢ are computed without
+# cancellation, see _factors, so the predicted gains hold to rounding).
 MIN_GAIN = 1e-9
 MAX_DROP = 1e-15
 # A candidate whose part outside the span of the model has norm at most SPAN_TOL (columns have

@@ -34,8 +34,8 @@ RCOND_MIN = 1e-6
 # The estimated noise precision is capped, β ≤ 1/(NOISE_FLOOR · var t) (mean(t²) if t is constant),
 # so the estimated noise variance β⁻¹ is at least NOISE_FLOOR · var(t): β stays finite even for a
 # perfect fit. Tipping's SparseBayes applies the same cap, β ≤ BetaMaxFactor/var(t) with
-# BetaMaxFactor = 1e6. At a much larger β, φᵀC⁻¹φ = φᵀBφ − ‖WΦᵀBφ‖² cancels in floating point
-# and the fast loop breaks down.
+# BetaMaxFactor = 1e6. The evidence's largest terms grow with β (tᵀC⁻¹t ≤ β‖t‖²), and with them
+# its rounding error, about 1e-15·β‖t‖² (_rvm_fast.MAX_DROP): at the cap 1e-9·‖t‖²/var(t) nats.
 NOISE_FLOOR = 1e-6
 
 __all__ = ["PRUNE_ALPHA", "RCOND_MIN", "NOISE_FLOOR", "Posterior", "posterior", "log_evidence",
