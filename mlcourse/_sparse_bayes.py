@@ -124,7 +124,6 @@ def _posterior_from_root(root, z, alpha):
     scale = 1.0 / np.sqrt(alpha)
     G = np.asfortranarray(root * scale)
     U = lapack.dtpqrt(G.shape[0], min(M, 32), np.eye(M), G, overwrite_a=1, overwrite_b=1)[0]
-    U = np.triu(U)
     logdet = np.log(alpha).sum() + 2.0 * np.log(np.abs(np.diag(U))).sum()
     Uinv, _ = lapack.dtrtri(U, lower=0, overwrite_c=1)
     W = Uinv.T * scale[None, :]              # W = U⁻ᵀA^{-½}
@@ -148,7 +147,9 @@ def _covariance_root(root, z, alpha):
     """
     r = root.shape[0]
     G = root / np.sqrt(alpha)
-    T = qr(np.vstack([np.eye(r), G.T]), mode="r", check_finite=False)[0][:r] if r else G[:, :0]
+    if not r:
+        return np.zeros((0, 0)), np.zeros(0), G
+    T = np.triu(lapack.dgeqrf(np.vstack([np.eye(r), G.T]))[0][:r])   # (scipy's qr: 10x the cost)
     return T, _tri_solve(T, z, trans=1), G
 
 
