@@ -17,8 +17,8 @@ import numpy as np
 from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _covariance_root, _log_evidence,
                             _mackay, _noise_floor, _posterior_from_gram, _posterior_from_root,
                             _root, _tri_solve)
-from .special import LOG_2PI
 from ._validation import check_array, check_bool, check_consistent_length, check_scalar
+from .special import LOG_2PI
 
 __all__ = ["SBLFit", "fit_em"]
 
