@@ -12,14 +12,16 @@ two loops :func:`fit_em` and :func:`fit_sequential` over any design matrix.
 """
 
 from ..exceptions import ConvergenceWarning
-from ._fast import ALIGNMENT_MAX, alpha_marginal, fit_sequential, optimal_alpha, sparsity_quality
+from ._fast import (ALIGNMENT_GAIN, ALIGNMENT_MAX, ALIGNMENT_Z, alpha_marginal, fit_sequential,
+                    optimal_alpha, sparsity_quality)
 from ._em import fit_em
 from ._loop_state import SBLFit
 from ._regressor import RVMRegressor
-from ._sparse_bayes import (JITTER, NOISE_FLOOR, PRUNE_ALPHA, Posterior, evidence_gradient,
+from ._sparse_bayes import (NOISE_FLOOR, PRUNE_ALPHA, RCOND_MIN, Posterior, evidence_gradient,
                             log_evidence, log_evidence_direct, posterior, reestimate)
 
 __all__ = ["RVMRegressor", "ConvergenceWarning", "posterior", "log_evidence",
            "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
            "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
-           "PRUNE_ALPHA", "JITTER", "NOISE_FLOOR", "ALIGNMENT_MAX"]
+           "PRUNE_ALPHA", "RCOND_MIN", "NOISE_FLOOR", "ALIGNMENT_MAX", "ALIGNMENT_Z",
+           "ALIGNMENT_GAIN"]

@@ -46,7 +46,7 @@ def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0=1.0,
     beta, history, converged, it = float(beta0) * c**2, [], False, 0
     for it in range(1, max_iter + 1):
         act = np.flatnonzero(np.isfinite(alpha))
-        trk.update(G[np.ix_(act, act)], act, alpha, beta)
+        trk.update(act, alpha, beta, gram=G[np.ix_(act, act)])
         history.append(trk.log_ev)
         new, _ = _mackay(alpha[act], trk.post)
         beta_new = beta if fix_beta else trk.beta_update()
@@ -58,5 +58,5 @@ def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0=1.0,
         if converged:
             break
     act = np.flatnonzero(np.isfinite(alpha))
-    trk.update(G[np.ix_(act, act)], act, alpha, beta)
+    trk.update(act, alpha, beta, gram=G[np.ix_(act, act)])
     return _result(alpha, beta, act, trk, scale, c, it, converged, history)

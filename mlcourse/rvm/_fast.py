@@ -10,35 +10,54 @@ from __future__ import annotations
 
 import numpy as np
 
+from scipy.linalg import blas, qr
+
 from ..utils.validation import check_scalar
 from ._loop_state import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
-from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _posterior, _split
+from ._sparse_bayes import (PRUNE_ALPHA, _check_alpha, _covariance_root, _posterior, _split,
+                            _tri_solve)
 
 # β is held at its initial value for the first iterations, so that the first basis functions are
-# added against a modest noise level rather than against β⁻¹ = ‖t‖²/N of the empty model (as in
-# Tipping's SparseBayes software); from then on it is re-estimated before every change. (Not when
-# the loop starts from a given model, `alpha0`: then β is re-estimated from the first iteration.)
+# added against a modest noise level rather than against β⁻¹ = ‖t‖²/N of the empty model; from
+# then on it is re-estimated before every change. (Tipping's SparseBayes instead re-estimates β
+# in each of its first 10 iterations and every 5th after that.) Not when the loop starts from a
+# given model, `alpha0`: then β is re-estimated from the first iteration.
 BETA_UPDATE_START = 10
-# A basis function is not added while its correlation with one in the model exceeds ALIGNMENT_MAX
-# (SparseBayes' "alignment test"): duplicated inputs, and neighbours on a dense grid, would
-# otherwise let re-estimation crawl along a ridge of the evidence for thousands of iterations.
+# SparseBayes' alignment test holds back a candidate whose correlation with a basis function in
+# the model exceeds ALIGNMENT_MAX: near-duplicates (neighbours on a dense grid, repeated inputs)
+# would otherwise form pairs whose re-estimation crawls along a nearly flat ridge of the evidence
+# for thousands of iterations. Correlation alone cannot tell such a pair from a useful one: for
+# the linear-spline kernel on inputs ≥ 0 most columns correlate above 0.999 (on [10, 30] two
+# pairs in three, on [100, 120] all), and the test held back nearly every addition (the fit
+# stopped 10⁴ nats below the re-estimation loop's). So a candidate correlated above
+# ALIGNMENT_MAX with model function j is held back only if the data cannot tell it from j:
+# moving j's weight onto it would change the fit by less than ALIGNMENT_Z noise
+# standard deviations, √β·|mⱼ|·‖φ̂ᵢ − φ̂ⱼ‖ < ALIGNMENT_Z (three sigma), and adding it would raise
+# ln p by less than ALIGNMENT_GAIN = 1 nat (a factor e in the evidence is worth a pair). Both
+# exceptions measure against the noise level; while β is still held at its starting guess they
+# do not apply, and the test is SparseBayes' plain one.
 ALIGNMENT_MAX = 1 - 1e-3
-# A change that raises ln p(t) by less than MIN_GAIN nats (rounding level) is not worth making.
+ALIGNMENT_Z = 3.0
+ALIGNMENT_GAIN = 1.0
+# ln p(t) is a sum of terms as large as βN (N ln β, and tᵀC⁻¹t ≤ β‖t‖² = βN on the loop's
+# unit-RMS targets), each accurate to a few ε, so it is known to about MAX_DROP·(|ln p| + βN),
+# MAX_DROP = 1e-15 ≈ 5ε. A change predicted to raise ln p by less than that plus MIN_GAIN = 1e-9
+# nats (a floor for ln p near 0, where the relative bound vanishes) is not worth making; a change
+# after which ln p turns out lower (at the same β) by more than that is undone and its candidate
+# skipped until another change is kept (a safeguard: sᵢ and qᵢ are computed without
+# cancellation, see _factors, so the predicted gains hold to rounding).
 MIN_GAIN = 1e-9
-# A basis function whose sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ is below S_MIN · β (on unit-norm columns, where φᵢᵀBφᵢ = β)
-# is left as it is: sᵢ = φᵢᵀBφᵢ − ‖WΦᵀBφᵢ‖² has then lost its digits to cancellation, and its
-# αᵢ = sᵢ²/θᵢ and gain would be noise. With β estimated (capped via NOISE_FLOOR) this does not
-# happen in the book's fits; it can with a fixed β far beyond the cap (see MAX_DROP). (An sᵢ
-# that cancels to exactly 0, αᵢ = 0, is caught by `new > 0`.)
-S_MIN = 1e-12
-# A change after which ln p(t) turns out lower (at the same β) by more than MAX_DROP · (1 + |ln p|),
-# i.e. more than rounding, is undone and that candidate skipped until another change is kept. It
-# happens only when sᵢ, qᵢ have lost their digits (a fixed β far beyond the NOISE_FLOOR cap);
-# then the predicted gains are noise, and without this the loop wanders and lowers ln p.
-MAX_DROP = 1e-9
+MAX_DROP = 1e-15
+# A candidate whose part outside the span of the model has norm at most SPAN_TOL (columns have
+# unit norm) is, to rounding, a combination of the basis functions already in: it enters the
+# model without a direction of its own. The parts outside the span are kept to about ε per
+# update; 1e-10 is well above that, and below the 3e-8 of adjacent linear-spline columns on
+# [100, 120], the most nearly collinear basis functions the book fits.
+SPAN_TOL = 1e-10
 
-__all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "MIN_GAIN", "S_MIN", "MAX_DROP", "sparsity_quality",
-           "alpha_marginal", "optimal_alpha", "fit_sequential"]
+__all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "ALIGNMENT_Z", "ALIGNMENT_GAIN", "MIN_GAIN",
+           "MAX_DROP", "SPAN_TOL", "sparsity_quality", "alpha_marginal", "optimal_alpha",
+           "fit_sequential"]
 
 
 def sparsity_quality(Phi, t, alpha, beta):
@@ -46,7 +65,7 @@ def sparsity_quality(Phi, t, alpha, beta):
 
     Sᵢ = φᵢᵀC⁻¹φᵢ and Qᵢ = φᵢᵀC⁻¹t with C the covariance of the current model; sᵢ and qᵢ are
     the same with φᵢ left out of C: sᵢ = αᵢSᵢ/(αᵢ − Sᵢ), qᵢ = αᵢQᵢ/(αᵢ − Sᵢ) (sᵢ = Sᵢ, qᵢ = Qᵢ
-    when αᵢ = inf). C⁻¹ = B − BΦΣΦᵀB is never formed.
+    when αᵢ = inf). C is never formed: see :func:`_factors`.
 
     Returns
     -------
@@ -54,19 +73,39 @@ def sparsity_quality(Phi, t, alpha, beta):
     """
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     post = _posterior(Phi, t, alpha, beta, active)
-    Pb = Phi * beta[:, None] if beta.ndim else beta * Phi
-    return _factors(np.einsum("ij,ij->j", Pb, Phi), Pb.T @ t, Pb.T @ Phi[:, active], alpha,
-                    np.flatnonzero(active), post)
+    rb = np.sqrt(beta)
+    Pb = np.column_stack([Phi, t]) * (rb[:, None] if beta.ndim else rb)    # B^½[Φ, t]
+    act = np.flatnonzero(active)
+    Q, R = qr(Pb[:, act], mode="economic", check_finite=False)
+    C = Q.T @ Pb
+    P = Pb - Q @ C
+    T, y, _ = _covariance_root(R, C[:, -1], alpha[act])
+    return _factors(np.einsum("ij,ij->j", P[:, :-1], P[:, :-1]), P[:, :-1].T @ P[:, -1],
+                    C[:, :-1], T, y, alpha, act, post)
 
 
-def _factors(diag, proj, cross, alpha, act, post):
-    """s, q, S, Q from φᵢᵀBφᵢ (K,), φᵢᵀBt (K,) and φᵢᵀBΦ (K, M) of the M basis functions `act`.
+def _factors(pn, pt, C, T, y, alpha, act, post):
+    """s, q, S, Q of every basis function, in the square-root form of :func:`_covariance_root`.
 
-    S = φᵀBφ − ‖WΦᵀBφ‖² and Q = φᵀBt − φᵀBΦm, from C⁻¹ = B − BΦΣΦᵀB and Σ = WᵀW.
+    Sᵢ = ‖pᵢ‖² + ‖T⁻ᵀcᵢ‖² and Qᵢ = pᵢᵀt + (T⁻ᵀcᵢ)ᵀy (B = βI absorbed: pᵢ, cᵢ are the parts of
+    √βφᵢ outside and inside the span of the model). Both parts of Sᵢ are non-negative, so it
+    keeps its digits when φᵢ is nearly in the span of well-determined basis functions (the
+    linear-spline kernel far from 0), where φᵢᵀBφᵢ − ‖WΦᵀBφᵢ‖² loses all of them.
+
+    Parameters
+    ----------
+    pn, pt : ndarrays of shape (K,)
+        ‖pᵢ‖² and pᵢᵀt.
+    C : ndarray of shape (r, K)
+        cᵢ, the coordinates of each √βφᵢ in an orthonormal basis of the span.
+    T, y : ndarrays of shape (r, r) and (r,)
+        From :func:`_covariance_root`.
     """
-    Z = post.W @ cross.T
-    S = np.maximum(diag - np.einsum("ij,ij->j", Z, Z), 0.0)     # S = φᵀC⁻¹φ ≥ 0
-    Q = proj - cross @ post.mean
+    S, Q = pn.copy(), pt.copy()
+    if len(y):
+        Y = _tri_solve(T, C, trans=1)
+        S += np.einsum("ij,ij->j", Y, Y)
+        Q += Y.T @ y
     s, q = S.copy(), Q.copy()
     s[act], q[act] = _leave_one_out(alpha[act], S[act], Q[act], post)
     return s, q, S, Q
@@ -130,9 +169,58 @@ def _optimal_alpha(s, q):
     return out[()] if out.ndim == 0 else out
 
 
-def _cross(cols, act, K):
-    """The cached columns Bᵀb_j of the basis functions in the model, side by side: (K, len(act))."""
-    return np.column_stack([cols[j] for j in act]) if len(act) else np.zeros((K, 0))
+class _Span:
+    """The span of the model's basis functions, and every column's part inside and outside it.
+
+    B_act = QR for the basis functions `order` (in the order they came in), Q (N, r) orthonormal
+    and R (r, M) upper trapezoidal (r < M only if one came in already in the span). For the
+    columns of [B, t]: their coordinates in the span, ``C = Qᵀ[B, t]`` (r, K + 1), and their
+    parts outside it, ``P = [B, t] − QC`` (N, K + 1), kept explicitly, so that ‖pᵢ‖ is accurate
+    even when φᵢ is nearly in the span (no 1 − ‖cᵢ‖² cancellation). An addition appends the
+    normalised pⱼ to Q (Gram–Schmidt, reorthogonalised once: "twice is enough"); a deletion
+    rotates Q so that the direction that leaves is its last column, and moves that direction's
+    part of C back into P. Each costs O(N K); the re-estimations in between, nothing.
+    """
+
+    def __init__(self, B, t):
+        self.P = np.column_stack([B, t])
+        N, K1 = self.P.shape
+        self.Q, self.R, self.C = np.zeros((N, 0)), np.zeros((0, 0)), np.zeros((0, K1))
+        self.order = []
+        self._norms()
+
+    def _norms(self):
+        P = self.P[:, :-1]
+        self.pn = np.einsum("ij,ij->j", P, P)          # ‖pᵢ‖²
+        self.pt = P.T @ self.P[:, -1]                  # pᵢᵀt
+
+    def add(self, j):
+        p = self.P[:, j]
+        M = len(self.order)
+        if np.sqrt(self.pn[j]) > SPAN_TOL:             # a new direction
+            p = p - self.Q @ (self.Q.T @ p)
+            q = p / np.linalg.norm(p)
+            row = q @ self.P                           # qᵀ[B, t] (q ⟂ Q)
+            self.R = np.block([[self.R, self.C[:, j:j + 1]], [np.zeros((1, M)), row[j]]])
+            self.Q, self.C = np.column_stack([self.Q, q]), np.vstack([self.C, row])
+            blas.dger(-1.0, row, q, a=self.P.T, overwrite_a=1)   # P ← P − q rowᵀ, in place
+        else:                                          # in the span already: no new row
+            self.R = np.column_stack([self.R, self.C[:, j]])
+        self.order.append(j)
+        self._norms()
+
+    def delete(self, j):
+        k = self.order.index(j)
+        Rm = np.delete(self.R, k, axis=1)
+        r, M = Rm.shape
+        V, T = qr(Rm, check_finite=False) if M else (np.eye(r), Rm)   # VT = Rm, T trapezoidal
+        self.Q, self.C = self.Q @ V, V.T @ self.C
+        if M < r:                                      # the last direction leaves the span
+            blas.dger(1.0, self.C[-1], self.Q[:, -1], a=self.P.T, overwrite_a=1)
+            self.Q, self.C, T = self.Q[:, :-1], self.C[:-1], T[:-1]
+        self.R = T
+        self.order.pop(k)
+        self._norms()
 
 
 def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: int = 5000,
@@ -142,17 +230,18 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
 
     Starts from the empty model (or from `alpha0`). Each iteration computes the sparsity and
     quality factors sᵢ, qᵢ of all K candidates (O(KM²) for M basis functions in the model, from
-    cached columns ΦᵀB) and makes the single change — add (θᵢ = qᵢ² − sᵢ > 0, αᵢ = ∞),
-    re-estimate αᵢ = sᵢ²/θᵢ, or delete (θᵢ ≤ 0) — that raises ln p(t) the most, by
-    ℓ(α_new) − ℓ(α_old) (Bishop 7.97), skipping additions that fail the alignment test
-    (`alignment_max`; ≥ 1 turns it off). The kind of each change is recorded in ``actions``.
-    Unless `fix_beta`, β starts at `beta0` and is re-estimated before each change from
-    iteration ``BETA_UPDATE_START`` on (from the first if `alpha0` is given). Converged, as in
-    Tipping's SparseBayes, when no change raises ln p(t) by more than ``MIN_GAIN``, or the best
-    one re-estimates an αᵢ by |Δ ln αᵢ| < `tol`, and |Δ ln β| < `tol`. A change that lowers
-    ln p(t) by more than rounding (``MAX_DROP``; only when sᵢ, qᵢ have lost their digits to
-    cancellation, at a fixed β far above the cap of the estimate) is undone, not recorded, and
-    its candidate skipped until another change is kept.
+    the model's span kept as a QR factorisation, :class:`_Span`; O(NK) more for each addition or
+    deletion) and makes the single change — add (θᵢ = qᵢ² − sᵢ > 0, αᵢ = ∞), re-estimate
+    αᵢ = sᵢ²/θᵢ, or delete (θᵢ ≤ 0) — that raises ln p(t) the most, by ℓ(α_new) − ℓ(α_old)
+    (Bishop 7.97), holding back additions that fail the alignment test (a correlation above
+    `alignment_max` with a basis function in the model that the data cannot tell apart from it,
+    see ``ALIGNMENT_Z``; ≥ 1 turns the test off). The kind of each change is recorded in
+    ``actions``. Unless `fix_beta`, β starts at `beta0` and is re-estimated before each change
+    from iteration ``BETA_UPDATE_START`` on (from the first if `alpha0` is given). Converged, as
+    in Tipping's SparseBayes, when no change raises ln p(t) by more than rounding (``MIN_GAIN``,
+    ``MAX_DROP``), or the best one re-estimates an αᵢ by |Δ ln αᵢ| < `tol`, and |Δ ln β| < `tol`.
+    A change after which ln p(t) is lower by more than rounding is undone, not recorded, and its
+    candidate skipped until another change is kept.
 
     Parameters
     ----------
@@ -167,25 +256,39 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     check_scalar(alignment_max, "alignment_max", low=0, allow_inf=True)
     B, u, scale, c = _normalise(Phi, t)
     K = B.shape[1]
-    nonzero = np.einsum("ij,ij->j", B, B)    # ‖b_j‖² = 1, or 0 for an all-zero column
-    trk = _Tracker(B, u)
-    alpha = np.full(K, np.inf) if alpha0 is None else _initial_alpha(alpha0, scale, c)
-    act = np.flatnonzero(np.isfinite(alpha))
-    cols = {j: B.T @ B[:, j] for j in act}   # j -> Bᵀb_j, computed once when j first enters
+    trk, span = _Tracker(B, u), _Span(B, u)
+    alpha = np.full(K, np.inf)
+
+    def change(j, value):                     # αⱼ ← value, the span kept in step
+        if np.isinf(alpha[j]) and np.isfinite(value):
+            span.add(j)
+        elif np.isfinite(alpha[j]) and np.isinf(value):
+            span.delete(j)
+        alpha[j] = value
+
+    def refresh():                            # the posterior at the current α, β
+        t_out = span.P[:, K]
+        trk.update(span.order, alpha, beta, root=(span.R, span.C[:, K], float(t_out @ t_out)))
+
+    def rounding(log_ev):                     # how well ln p is known (see MAX_DROP)
+        return MAX_DROP * (abs(log_ev) + beta * trk.n)
+
+    start = np.full(K, np.inf) if alpha0 is None else _initial_alpha(alpha0, scale, c)
+    for j in np.flatnonzero(np.isfinite(start)):
+        change(j, start[j])
+    beta = float(beta0) * c**2
     beta_start = BETA_UPDATE_START if alpha0 is None else 1
-    beta, history, actions, converged, it = float(beta0) * c**2, [], [], False, 0
+    history, actions, converged, it = [], [], False, 0
     undo, blocked = None, np.zeros(K, bool)   # the last change, to revert; candidates reverted
     for it in range(1, max_iter + 1):
-        cross = _cross(cols, act, K)
-        trk.update(cross[act], act, alpha, beta)
+        refresh()
         if undo is not None:                  # same β as when the change was chosen
             j, a_old, log_ev_old = undo
-            if trk.log_ev < log_ev_old - MAX_DROP * (1 + abs(log_ev_old)):
-                alpha[j], blocked[j] = a_old, True
+            if trk.log_ev < log_ev_old - rounding(log_ev_old):
+                change(j, a_old)
+                blocked[j] = True
                 actions.pop()
-                act = np.flatnonzero(np.isfinite(alpha))
-                cross = _cross(cols, act, K)
-                trk.update(cross[act], act, alpha, beta)
+                refresh()
             else:
                 blocked[:] = False
         d_log_beta = 0.0
@@ -194,34 +297,39 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
             beta_new = trk.beta_update()
             d_log_beta = abs(np.log(beta_new / beta))
             beta = beta_new
-            trk.update(cross[act], act, alpha, beta)
+            refresh()
         history.append(trk.log_ev)
-        s, q, _, _ = _factors(beta * nonzero, beta * trk.Bt, beta * cross, alpha, act, trk.post)
+        act, sb = span.order, np.sqrt(beta)
+        s, q, _, _ = _factors(beta * span.pn, beta * span.pt, sb * span.C[:, :K], trk.T, trk.y,
+                              alpha, act, trk.post)
         new = _optimal_alpha(s, q)
         new[new > PRUNE_ALPHA] = np.inf
-        # sᵢ lost to cancellation (≈ 0 gives αᵢ = sᵢ²/θᵢ ≈ 0, not a precision): no change to i.
-        lost = (s <= S_MIN * beta) | ~(new > 0)
+        lost = ~(new > 0)                     # s = 0: an all-zero column
         new[lost] = alpha[lost]
         gain = _alpha_marginal(new, s, q) - _alpha_marginal(alpha, s, q)
         gain[lost | np.isnan(gain)] = -np.inf
-        if len(act):
-            aligned = np.isinf(alpha) & (np.abs(cross).max(axis=1) > alignment_max)
-            gain[aligned] = -np.inf
+        if len(act):                          # the alignment test (see ALIGNMENT_Z)
+            corr = np.abs(span.R.T @ span.C[:, :K])       # |φ̂ⱼᵀφ̂ᵢ|, model j × candidate i
+            near = np.argmax(corr, axis=0)
+            rho = corr[near, np.arange(K)]
+            held = np.isinf(alpha) & (rho > alignment_max)
+            if fix_beta or beta_free:         # the data's noise level, not the starting guess
+                shift = sb * np.abs(trk.post.mean[near]) * np.sqrt(2.0 * np.maximum(1.0 - rho, 0.0))
+                held &= (shift < ALIGNMENT_Z) & (gain < ALIGNMENT_GAIN)
+            gain[held] = -np.inf
         gain[blocked] = -np.inf
         j = int(np.argmax(gain))
         small = np.isfinite(alpha[j]) and abs(np.log(new[j] / alpha[j])) < tol
-        if (gain[j] <= MIN_GAIN or small) and d_log_beta < tol and (fix_beta or beta_free):
+        if (gain[j] <= MIN_GAIN + rounding(trk.log_ev) or small) and d_log_beta < tol \
+                and (fix_beta or beta_free):
             converged = True
             break
-        if np.isinf(alpha[j]) and j not in cols:
-            cols[j] = B.T @ B[:, j]
         actions.append(_ACTION[bool(np.isfinite(alpha[j])), bool(np.isfinite(new[j]))])
         undo = (j, alpha[j], trk.log_ev)
-        alpha[j] = new[j]
-        act = np.flatnonzero(np.isfinite(alpha))
-    cross = _cross(cols, act, K)
-    trk.update(cross[act], act, alpha, beta)
-    return _result(alpha, beta, act, trk, scale, c, it, converged, history, actions)
+        change(j, new[j])
+    refresh()
+    return _result(alpha, beta, np.array(span.order, dtype=int), trk, scale, c, it, converged,
+                   history, actions)
 
 
 # (in the model before, in the model after) -> the kind of change

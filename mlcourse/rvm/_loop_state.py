@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..special import LOG_2PI
 from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
-from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _log_evidence, _noise_floor,
-                            _posterior_from_gram)
+from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _covariance_root, _log_evidence,
+                            _noise_floor, _posterior_from_gram, _posterior_from_root, _root,
+                            _tri_solve)
 
 __all__ = ["SBLFit"]
 
@@ -114,25 +116,52 @@ class _Tracker:
         self.n = len(t)
         self.floor = _noise_floor(t)
 
-    def update(self, gram_act, act, alpha, beta):
+    def update(self, act, alpha, beta, gram=None, root=None):
+        """The posterior of the basis functions `act` (in that order) at α, β.
+
+        From their Gram matrix `gram` = B_actᵀB_act by Cholesky (the weight-space form of
+        lecture 001) when that keeps enough digits (:func:`_posterior_from_gram`), else from a
+        square root `root` = (R, z, ‖t⊥‖²) with B_act = QR, z = Qᵀt (the fast loop's span, or
+        :func:`_root`): then ln p, ‖t − Φm‖² and γᵢ come from the covariance in the span
+        (:func:`_covariance_root`), as sums of non-negative terms.
+        """
         a = alpha[act]
-        self.post = _posterior_from_gram(beta * gram_act, beta * self.Bt[act], a)
-        self.r = self.t - self.B[:, act] @ self.post.mean
-        self.gamma = 1.0 - a * self.post.var
-        self.log_ev = _log_evidence(self.n, self.n * np.log(beta), a, self.post,
-                                    beta * (self.r @ self.r))
+        if root is None:
+            self.post = _posterior_from_gram(beta * gram, beta * self.Bt[act], a)
+            if self.post is not None:
+                r = self.t - self.B[:, act] @ self.post.mean
+                self.rss = float(r @ r)
+                self.gamma = 1.0 - a * self.post.var
+                self.log_ev = _log_evidence(self.n, self.n * np.log(beta), a, self.post,
+                                            beta * self.rss)
+                return self
+            root = _root(self.B[:, act], self.t)
+        R, z, t_out = root
+        sb = np.sqrt(beta)
+        self.post = _posterior_from_root(sb * R, sb * z, a)
+        self.T, self.y, G = _covariance_root(sb * R, sb * z, a)
+        TG = _tri_solve(self.T, G, trans=1)
+        self.gamma = np.einsum("ij,ij->j", TG, TG)      # γ = diag(GᵀT⁻¹T⁻ᵀG)
+        fit_in = _tri_solve(self.T, self.y)   # √β(Qᵀt − Rm)
+        self.rss = t_out + float(fit_in @ fit_in) / beta
+        self.log_ev = -0.5 * (self.n * LOG_2PI - self.n * np.log(beta)
+                              + 2.0 * np.log(np.abs(np.diag(self.T))).sum()
+                              + beta * t_out + float(self.y @ self.y))
         return self
 
     def beta_update(self):
         """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), at most β = 1/(NOISE_FLOOR · var t)."""
-        return _beta_update(self.r, self.gamma, self.floor)
+        return _beta_update(self.rss, self.n, self.gamma, self.floor)
 
 
 def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions=()):
-    """Back to the original scale of Φ and t."""
+    """Back to the original scale of Φ and t, with the basis functions in increasing order."""
     post: Posterior = trk.post
     history.append(trk.log_ev)
     shift = len(trk.t) * np.log(c)
-    return SBLFit(alpha * scale**2 / c**2, float(beta / c**2), act, post.mean * c / scale[act],
-                  post.W * c / scale[act][None, :], float(trk.log_ev - shift), n_iter, converged,
-                  [h - shift for h in history], list(actions))
+    o = np.argsort(act)
+    act = np.asarray(act)[o]
+    return SBLFit(alpha * scale**2 / c**2, float(beta / c**2), act, post.mean[o] * c / scale[act],
+                  post.W[:, o] * c / scale[act][None, :], float(trk.log_ev - shift), n_iter,
+                  converged, [h - shift for h in history], list(actions))
+

@@ -6,13 +6,13 @@ import warnings
 
 import numpy as np
 
-from ..kernels import design_matrix, get_kernel
 from ..base import BaseEstimator
 from ..exceptions import ConvergenceWarning
+from ..kernels import design_matrix, get_kernel
 from ..utils.validation import (check_array, check_bool, check_consistent_length, check_option,
                                 check_scalar, check_vector)
-from ._fast import ALIGNMENT_MAX, fit_sequential
 from ._em import fit_em
+from ._fast import ALIGNMENT_MAX, fit_sequential
 from ._sparse_bayes import _spread
 
 __all__ = ["RVMRegressor"]
@@ -41,10 +41,9 @@ class RVMRegressor(BaseEstimator):
     noise_variance : float > 0 or None
         Fix β⁻¹ at this value; ``None`` estimates it, β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), kept at least
         ``NOISE_FLOOR`` · var(y) = 1e-6 var(y) (SparseBayes caps β the same way), so noise-free
-        targets work. A fixed value far below ``NOISE_FLOOR`` · var(y) is allowed, but at such a
-        β the sparsity factors sᵢ = φᵢᵀC₋ᵢ⁻¹φᵢ of ``method="fast"`` lose their digits to
-        cancellation: the loop then undoes the many changes that turn out to lower the evidence
-        (:func:`fit_sequential`), and may need far more iterations, or not converge.
+        targets work. A fixed value far below ``NOISE_FLOOR`` · var(y) is allowed; at such a β
+        the evidence itself is only known to about 1e-15·β‖y‖² (its largest terms are that
+        large), and ``method="fast"`` stops when no change gains more than that.
     max_iter : int
         Iterations of the chosen method (one basis-function change each for ``"fast"``).
     tol : float ≥ 0
@@ -52,10 +51,14 @@ class RVMRegressor(BaseEstimator):
         |Δ ln αᵢ| < `tol`; ``"fast"``: stop when no change raises the evidence, or the best one
         re-estimates an αᵢ by |Δ ln αᵢ| < `tol`. Both also need |Δ ln β| < `tol`.
     alignment_max : float ≥ 0
-        ``"fast"`` only: a basis function is not added while its correlation with one in the
-        model exceeds this (SparseBayes' alignment test, ``ALIGNMENT_MAX`` = 1 − 1e-3 by default);
-        1 turns the test off. The test saves iterations on dense or duplicated inputs, but can
-        stop the loop short of a maximum of the evidence (the linear-spline fit of the book).
+        ``"fast"`` only: a basis function whose correlation with one in the model exceeds this
+        (``ALIGNMENT_MAX`` = 1 − 1e-3 by default) is not added while the data cannot tell the two
+        apart: moving the model function's weight onto it would change the fit by less than
+        ``ALIGNMENT_Z`` = 3 noise standard deviations, and adding it would raise the evidence
+        by less than ``ALIGNMENT_GAIN`` = 1 nat (SparseBayes' alignment test, made relative to
+        the noise). 1 turns the test off. The test saves iterations on dense or duplicated
+        inputs, where re-estimating near-duplicate pairs would crawl along flat ridges of the
+        evidence.
 
     Attributes
     ----------

@@ -11,7 +11,16 @@ from sklearn.linear_model import ARDRegression
 from mlcourse import datasets, rvm
 from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.kernels import linear_spline, rbf
-from mlcourse.rvm._fast import MAX_DROP
+from mlcourse.rvm import _fast as _rvm_fast
+
+
+# Both loops climb the same evidence, EM from every basis function and fast from none, and stop at
+# local maxima. On the sinc problems below distinct maxima lie up to about 4 nats apart (the linear
+# spline on [10, 30]: 302.2 against EM's 305.6; Tipping's noise-free Gaussian-kernel fit: 616.4
+# against 621.1), and either loop can end higher. LOCAL_MAXIMA_NATS = 5 allows for that, and
+# catches the failure it was set for: the alignment test stopped the spline fits 10⁴ nats low.
+LOCAL_MAXIMA_NATS = 5.0
+SIGMA_SPLINE = 0.01          # Tipping's noise-free sinc: the noise standard deviation is fixed at this
 
 
 def random_problem(rng, n=30, m=8, n_out=2):
@@ -70,15 +79,27 @@ def test_gaussian_identities_marginal_and_conditional(rng):
 # --- posterior and evidence ---------------------------------------------------------------------
 
 
+def rounding_bound(Phi, t, alpha, beta, C):
+    """δ = Nε·κ: the relative error of either route, backward stable (Cholesky of A + βΦᵀΦ,
+    inverse of C) with κ the larger of the two condition numbers."""
+    act = np.isfinite(alpha)
+    H = np.diag(alpha[act]) + beta * Phi[:, act].T @ Phi[:, act]
+    return len(t) * np.finfo(float).eps * max(np.linalg.cond(C), np.linalg.cond(H))
+
+
 @pytest.mark.parametrize("seed", range(5))
 def test_posterior_matches_function_space_route(seed):
+    """Both routes agree to their rounding: m to δ‖m‖, and Σ = A⁻¹ − A⁻¹ΦᵀC⁻¹ΦA⁻¹, a difference
+    of terms of size ‖A⁻¹‖, to δ‖A⁻¹‖ (δ from :func:`rounding_bound`, about 1e-12 here)."""
     rng = np.random.default_rng(seed)
     Phi, t, alpha, beta = random_problem(rng)
     post = rvm.posterior(Phi, t, alpha, beta)
-    m, S, _ = direct_posterior(Phi, t, alpha, beta)
-    np.testing.assert_allclose(post.mean, m, rtol=1e-9)
-    np.testing.assert_allclose(post.cov, S, rtol=1e-9, atol=1e-12)
-    np.testing.assert_allclose(post.var, np.diag(S), rtol=1e-9)
+    m, S, C = direct_posterior(Phi, t, alpha, beta)
+    delta = rounding_bound(Phi, t, alpha, beta, C)
+    a_inv = 1 / alpha[np.isfinite(alpha)].min()
+    np.testing.assert_allclose(post.mean, m, rtol=0, atol=delta * np.linalg.norm(m))
+    np.testing.assert_allclose(post.cov, S, rtol=0, atol=delta * a_inv)
+    np.testing.assert_allclose(post.var, np.diag(S), rtol=0, atol=delta * a_inv)
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -262,12 +283,18 @@ def test_em_and_fast_find_the_same_optimum_on_a_linear_problem():
     fast = rvm.fit_sequential(X, t, 1.0, tol=1e-8)
     assert em.converged and fast.converged
     np.testing.assert_array_equal(em.active, fast.active)
+    # Set by the loops' stopping rules, not by rounding (the margins are the same under every BLAS
+    # kernel): both stop when a step moves each ln αᵢ by less than tol = 1e-8, but on ridges the
+    # remaining distance is many steps; the weights here differ by up to 2e-7 (4e-6 relative, for
+    # the smallest), ln p by far less (quadratic in that distance).
     np.testing.assert_allclose(em.mean, fast.mean, rtol=1e-5, atol=1e-6)
     assert em.log_evidence == pytest.approx(fast.log_evidence, abs=1e-6)
     ard = ARDRegression(fit_intercept=False, tol=1e-10, max_iter=10000, threshold_lambda=1e10).fit(X, t)
     at_ard = rvm.log_evidence(X, t, ard.lambda_, ard.alpha_)
     assert fast.log_evidence >= at_ard - 1e-6
     big = np.isin(np.arange(20), [1, 5, 12])
+    # ARDRegression keeps every weight (λ never reaches threshold_lambda = 1e10 here) and stops on
+    # its own coefficient tolerance; its three large weights agree with ours to about 2e-4.
     np.testing.assert_allclose(fast.mean[np.isin(fast.active, [1, 5, 12])], ard.coef_[big], rtol=2e-3)
 
 
@@ -304,6 +331,10 @@ def test_each_optimum_is_a_fixed_point_of_the_other_loop(seed):
     assert em2.converged
     np.testing.assert_array_equal(em2.active, fast.active)
     assert em2.log_evidence == pytest.approx(fast.log_evidence, abs=1e-5)
+    # The fast loop stops when its most rewarding change moves an ln αᵢ by less than tol = 1e-3;
+    # the αᵢ are coupled (neighbouring kernels), so the joint fixed point EM converges to (at
+    # tol = 1e-8) lies up to several tol away in each ln αᵢ (here up to 6e-3): 2e-2 = 20 tol.
+    # The margin is the same under every BLAS kernel: set by the stopping rule, not by rounding.
     np.testing.assert_allclose(em2.alpha[fast.active], fast.alpha[fast.active], rtol=2e-2)
     fast2 = rvm.fit_sequential(Phi, t, em.beta, alpha0=em.alpha, alignment_max=1.0)
     assert fast2.converged
@@ -364,33 +395,47 @@ def test_fast_uses_far_fewer_basis_function_updates():
 
 
 def test_sinc_noise_free_linear_spline():
-    """Tipping (2001) §4.1: 100 noise-free points, noise fixed at σ = 0.01 -> 9 RVs, max error 0.0070."""
+    """Tipping (2001) §4.1: 100 noise-free points, noise fixed at σ = 0.01 -> 9 RVs, largest error
+    0.0070. Both loops keep 9 ± 1 relevance vectors, and their error stays within four posterior
+    standard deviations of the mean (φᵀΣφ, the weights' uncertainty, noise left out) on 1000
+    points: the model's own account of how far off it may be. Ours reach 2.4 of them (largest
+    errors 0.0086 and 0.0113); the alignment test's failure on [0, 20] was about 100 off."""
     X, t = datasets.sinc_data(100)
-    Xt = np.linspace(-10, 10, 1001)[:, None]
+    Xt = np.linspace(-10, 10, 1000)[:, None]
     for method in ("em", "fast"):
-        m = rvm.RVMRegressor(kernel="linear_spline", noise_variance=0.01**2, method=method).fit(X, t)
+        m = rvm.RVMRegressor(kernel="linear_spline", noise_variance=SIGMA_SPLINE**2, method=method).fit(X, t)
+        mean, sd = m.predict(Xt, return_std=True)
+        sd_mean = np.sqrt(sd**2 - m.noise_variance_)
         assert abs(len(m.coef_) - 9) <= 1
-        assert np.abs(m.predict(Xt) - datasets.sinc(Xt[:, 0])).max() < 0.015
-        assert m.noise_variance_ == 0.01**2
+        assert np.all(np.abs(mean - datasets.sinc(Xt[:, 0])) < 4 * sd_mean)
+        assert m.noise_variance_ == SIGMA_SPLINE**2
+
+
+def sinc_table_1(gamma, n_sets=20):
+    """Tipping's Table 1 setting, averaged over `n_sets` seeded data sets (the book's): mean and
+    standard error of the relevance-vector count (bias not counted) and of the RMS error."""
+    X = datasets.sinc_data(100)[0]
+    Xt = np.linspace(-10, 10, 1000)[:, None]
+    rows = []
+    for seed in range(n_sets):
+        t = datasets.sinc_data(100, 0.1, random_state=100 + seed)[1]
+        m = rvm.RVMRegressor(gamma=gamma).fit(X, t)
+        rows.append((len(m.coef_), np.sqrt(np.mean((m.predict(Xt) - datasets.sinc(Xt[:, 0])) ** 2)),
+                     np.sqrt(m.noise_variance_)))
+    rows = np.array(rows)
+    return rows.mean(0), rows.std(0, ddof=1) / np.sqrt(n_sets)
 
 
 def test_sinc_gaussian_noise():
-    """Tipping (2001) Table 1: σ = 0.1 -> 6.7 RVs and RMS error 0.0326 on average (SVM: 45.2
-    support vectors). The book's check: on its 20 data sets the average error is within three
-    standard errors of 0.0326, the count (bias included) at most a fifth of 45.2, and the noise
-    std within 10 % of 0.1."""
-    X = datasets.sinc_data(100)[0]
-    Xt = np.linspace(-10, 10, 1000)[:, None]
-    n_rv, err, noise = [], [], []
-    for seed in range(20):
-        t = datasets.sinc_data(100, 0.1, random_state=100 + seed)[1]
-        m = rvm.RVMRegressor(gamma=1 / 9).fit(X, t)
-        n_rv.append(len(m.coef_) + np.isfinite(m.intercept_alpha_))
-        err.append(np.sqrt(np.mean((m.predict(Xt) - datasets.sinc(Xt[:, 0])) ** 2)))
-        noise.append(np.sqrt(m.noise_variance_))
-    assert abs(np.mean(err) - 0.0326) <= 3 * np.std(err, ddof=1) / np.sqrt(20)
-    assert np.mean(n_rv) <= 45.2 / 5
-    assert abs(np.mean(noise) - 0.1) <= 0.01
+    """Tipping (2001) Table 1: σ = 0.1 -> 6.7 RVs and RMS error 0.0326 on average. With kernel
+    width r = 2 both are reproduced within three standard errors over the 20 draws (0.17 and
+    0.0016); with r = 3, the width of Tipping's software, the error is, but the count (4.9) is
+    eleven standard errors lower. The noise std is estimated within 10 % on both."""
+    (n2, err2, noise2), (se_n2, se_err2, _) = sinc_table_1(1 / 4)
+    (_, err3, noise3), (_, se_err3, _) = sinc_table_1(1 / 9)
+    assert abs(n2 - 6.7) <= 3 * se_n2 and abs(err2 - 0.0326) <= 3 * se_err2
+    assert abs(err3 - 0.0326) <= 3 * se_err3
+    assert abs(noise2 - 0.1) <= 0.01 and abs(noise3 - 0.1) <= 0.01
 
 
 @pytest.mark.parametrize("gamma", [1 / 9, 1 / 4, 1.0])
@@ -411,51 +456,69 @@ def test_sinc_noise_free_with_estimated_noise(gamma):
             assert len(m.coef_) < 40
             assert np.abs(m.predict(X) - t).max() < 1e-3
             fits[method] = m
-    if gamma == 1 / 9:
-        assert abs(fits["fast"].log_evidence_ - fits["em"].log_evidence_) < 2.0
+    if gamma == 1 / 9:       # distinct local maxima (EM's has adjacent pairs, fast's none)
+        assert abs(fits["fast"].log_evidence_ - fits["em"].log_evidence_) < LOCAL_MAXIMA_NATS
 
 
-def test_fast_never_sets_alpha_to_zero_when_s_cancels(monkeypatch):
-    """With fixed, huge β (beyond the cap the estimate would respect) s_i = φᵀC⁻¹φ cancels to 0
-    for candidates in the span of the model; they are left out, not given α = s²/θ = 0, and a
-    candidate whose s_i fell below S_MIN·β is never changed (the loop's gains are evaluated as
-    ℓ(new) − ℓ(old); recording them shows new = old wherever s ≤ S_MIN·β, and that such s occur).
-    The loop itself need not converge at this β (see the noise_variance docstring)."""
-    from mlcourse.rvm import _fast as _rvm_fast
-    X, t = datasets.sinc_data(100)
-    Phi = np.c_[rbf(X, gamma=1 / 9), np.ones(100)]
-    calls = []
-    inner = _rvm_fast._alpha_marginal
-    monkeypatch.setattr(_rvm_fast, "_alpha_marginal",
-                        lambda a, s, q: calls.append((np.copy(a), np.copy(s))) or inner(a, s, q))
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        fit = rvm.fit_sequential(Phi, t, 1e14, fix_beta=True, max_iter=100)
-    assert np.all(fit.alpha > 0) and np.isfinite(fit.log_evidence)
-    beta_unit = 1e14 * np.mean(t**2)                # β on unit-RMS targets, as in the loop
-    tiny = 0
-    for (new, s), (old, _) in zip(calls[::2], calls[1::2]):
-        cancelled = (s > 0) & (s <= _rvm_fast.S_MIN * beta_unit)
-        tiny += cancelled.sum()
-        np.testing.assert_array_equal(new[cancelled], old[cancelled])
-    assert tiny > 0                                 # the guard had something to do
+def test_sparsity_factor_keeps_its_digits_near_the_span():
+    """sᵢ = φᵢᵀC⁻¹φᵢ for φ₂ = (1, δ, 0, 0) next to φ₁ = (1, 0, 0, 0), which is in the model with a
+    well-determined weight: s₂ = βδ² + 1/(β⁻¹ + 1/α₁), the parts outside and inside the span.
+    At β = 1e14, δ = 1e-8, α₁ = 1e-6 that is 0.01 + 1e-6, which φᵀBφ − ‖WΦᵀBφ‖² gets by
+    subtracting numbers of size β = 1e14 (their rounding alone is 0.01: no digit left). The
+    square-root form adds the two parts, each computed to a few ε; 1e-12 relative is 1e4 ε."""
+    beta, delta, a1 = 1e14, 1e-8, 1e-6
+    Phi = np.zeros((4, 2))
+    Phi[0] = 1.0
+    Phi[1, 1] = delta
+    t = np.array([1.0, 0.3, -0.2, 0.1])
+    s, q, _, _ = rvm.sparsity_quality(Phi, t, np.array([a1, np.inf]), beta)
+    inside = 1 / (1 / beta + 1 / a1)
+    assert s[1] == pytest.approx(beta * delta**2 + inside, rel=1e-12)
+    assert q[1] == pytest.approx(beta * delta * t[1] + inside * t[0], rel=1e-12)
 
 
 @pytest.mark.parametrize("beta", [1e10, 1e14])
-def test_fast_undoes_changes_that_lower_the_evidence(beta):
-    """At a fixed β far beyond the cap the predicted gains are noise; the loop undoes the changes
-    that lower ln p, so its history never falls by more than rounding and it converges (without
-    the undo: ln p falls in about half of the steps, and max_iter is reached)."""
+def test_fast_at_a_fixed_beta_far_beyond_the_cap(beta):
+    """At a fixed β far beyond the cap (noise 1e-5 and 1e-7 of the targets' scale) sᵢ, qᵢ keep
+    their digits, so the predicted gains hold: the loop converges and its history never falls by
+    more than the rounding of ln p itself, MAX_DROP·(|ln p| + βN) on the loop's unit-RMS targets
+    (ln p sums terms as large as βN). The estimator passes the fixed noise through unchanged."""
     X, t = datasets.sinc_data(100)
     Phi = np.c_[rbf(X, gamma=1 / 9), np.ones(100)]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fit = rvm.fit_sequential(Phi, t, beta, fix_beta=True, max_iter=2000)
         m = rvm.RVMRegressor(gamma=1 / 9, noise_variance=1 / beta).fit(X, t)
-    h = np.array(fit.history)
-    assert fit.converged and np.all(np.diff(h) >= -MAX_DROP * (1 + np.abs(h[:-1])))
+    c2 = np.mean(t**2)                               # the loop's target scale c²
+    h = np.array(fit.history) + 50 * np.log(c2)      # ln p on unit-RMS targets (+ N ln c)
+    assert fit.converged
+    assert np.all(np.diff(h) >= -_rvm_fast.MAX_DROP * (np.abs(h[:-1]) + beta * c2 * len(t)))
     assert fit.actions.count("add") - fit.actions.count("delete") == len(fit.active)
     assert m.converged_ and m.log_evidence_ == pytest.approx(fit.log_evidence, rel=1e-12)
+
+
+def test_fast_undoes_changes_that_lower_the_evidence(monkeypatch):
+    """The safeguard for gains that do not hold: with every sᵢ off by up to 25 % (as if digits had
+    been lost) some predicted gains are wrong and their changes lower ln p. The loop undoes them,
+    so its history never falls by more than rounding (MAX_DROP; unit-RMS targets as above), and
+    the undone changes are not recorded."""
+    X, t = datasets.sinc_data(100, 0.1, random_state=0)
+    Phi = np.c_[rbf(X, gamma=1 / 9), np.ones(100)]
+    inner, rng = _rvm_fast._factors, np.random.default_rng(0)
+
+    def off(*args):
+        s, q, S, Q = inner(*args)
+        return s * rng.uniform(0.8, 1.25, len(s)), q, S, Q
+
+    monkeypatch.setattr(_rvm_fast, "_factors", off)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fit = rvm.fit_sequential(Phi, t, 100 / np.var(t), max_iter=300)
+    c2 = np.mean(t**2)
+    h = np.array(fit.history) + 50 * np.log(c2)
+    assert np.all(np.diff(h) >= -_rvm_fast.MAX_DROP * (np.abs(h[:-1]) + fit.beta * c2 * len(t)))
+    assert len(fit.actions) < fit.n_iter - 1          # some changes were undone
+    assert fit.actions.count("add") - fit.actions.count("delete") == len(fit.active)
 
 
 def test_predict_mean_and_std(rng):
@@ -495,13 +558,62 @@ def test_scale_invariance(c):
 
 
 def test_alignment_max_is_passed_to_the_fast_loop():
+    """On 400 noisy sinc points neighbours correlate above ALIGNMENT_MAX, and the test holds back
+    pairs of them: with it off (alignment_max = 1) the loop takes several times as many
+    iterations, re-estimating such pairs, for about the same evidence."""
+    X, t = datasets.sinc_data(400, 0.1, random_state=0)
+    Phi = np.c_[rbf(X, gamma=1 / 9), np.ones(400)]
+    m = rvm.RVMRegressor(gamma=1 / 9, alignment_max=1.0).fit(X, t)
+    ref = rvm.fit_sequential(Phi, t, 100 / np.var(t), alignment_max=1.0)
+    assert m.log_evidence_ == pytest.approx(ref.log_evidence, rel=1e-12) and m.n_iter_ == ref.n_iter
+    default = rvm.RVMRegressor(gamma=1 / 9).fit(X, t)
+    assert m.n_iter_ > 3 * default.n_iter_
+    assert abs(m.log_evidence_ - default.log_evidence_) < LOCAL_MAXIMA_NATS
+
+
+SPLINE_RANGES = {"[-10, 10]": (1.0, 0.0), "[0, 20]": (1.0, 10.0), "[10, 30]": (1.0, 20.0),
+                 "[0, 10]": (0.5, 5.0), "[30, 50]": (1.0, 40.0), "[100, 120]": (1.0, 110.0)}
+
+
+@pytest.mark.parametrize("a, b", SPLINE_RANGES.values(), ids=SPLINE_RANGES.keys())
+def test_linear_spline_sinc_wherever_the_inputs_sit(a, b):
+    """Tipping's noise-free sinc (100 points, no bias, noise fixed at σ = 0.01) with the inputs
+    moved to a·x + b. For x ≥ 0 the kernel is a covariance, and its columns nearly collinear
+    (on [10, 30] two pairs in three correlate above 0.999, on [100, 120] all, and neighbours
+    there to 1 − 1e-9).
+    Both loops reach evidence maxima within LOCAL_MAXIMA_NATS of each other, and fits within the
+    noise they were given: EM's largest error on 1001 points below 2σ, fast's at most σ above
+    EM's. (Before, fast stopped 1.2e4 nats low on [0, 20] with a largest error of 0.26, and
+    EM did not converge on [100, 120], where ΦᵀΦ has no digits left.)"""
     X, t = datasets.sinc_data(100)
-    Phi = np.c_[linear_spline(X), np.ones(100)]
-    m = rvm.RVMRegressor(kernel="linear_spline", noise_variance=1e-4, alignment_max=1.0).fit(X, t)
-    ref = rvm.fit_sequential(Phi, t, 1e4, fix_beta=True, alignment_max=1.0)
-    assert m.log_evidence_ == pytest.approx(ref.log_evidence, rel=1e-12)
-    default = rvm.RVMRegressor(kernel="linear_spline", noise_variance=1e-4).fit(X, t)
-    assert m.log_evidence_ > default.log_evidence_ + 1.0     # the alignment test stops early here
+    Xt = np.linspace(-10, 10, 1001)[:, None]
+    fits = {}
+    for method in ("fast", "em"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            m = rvm.RVMRegressor(kernel="linear_spline", bias=False, noise_variance=SIGMA_SPLINE**2,
+                                 method=method, max_iter=20000).fit(a * X + b, t)
+        fits[method] = (m.log_evidence_, np.abs(m.predict(a * Xt + b) - datasets.sinc(Xt[:, 0])).max())
+    (ev_fast, err_fast), (ev_em, err_em) = fits["fast"], fits["em"]
+    assert abs(ev_fast - ev_em) < LOCAL_MAXIMA_NATS
+    assert err_em < 2 * SIGMA_SPLINE and err_fast < err_em + SIGMA_SPLINE
+
+
+@pytest.mark.parametrize("a, b", [(1.0, 10.0), (1.0, 1000.0), (0.01, 0.0), (100.0, -5.0)])
+def test_rbf_sinc_under_shifts_and_scalings(a, b):
+    """x ↦ ax + b with γ ↦ γ/a² leaves every kernel value, so Φ, the same up to rounding (the
+    shifted differences keep all but log10(|b|/spacing) ≈ 4 of their digits): both loops reach
+    the evidence they reach on the original inputs to 1e-8 relative (1e-12 in Φ, times the
+    conditioning of the posterior, below 1e4 here), fast within LOCAL_MAXIMA_NATS of EM."""
+    X, t = datasets.sinc_data(100, 0.1, random_state=0)
+    ev = {}
+    for method in ("fast", "em"):
+        ref = rvm.RVMRegressor(gamma=1 / 9, method=method).fit(X, t)
+        m = rvm.RVMRegressor(gamma=1 / 9 / a**2, method=method).fit(a * X + b, t)
+        assert m.log_evidence_ == pytest.approx(ref.log_evidence_, rel=1e-8)
+        np.testing.assert_array_equal(m.relevance_indices_, ref.relevance_indices_)
+        ev[method] = m.log_evidence_
+    assert abs(ev["fast"] - ev["em"]) < LOCAL_MAXIMA_NATS
 
 
 @pytest.mark.parametrize("method", ["fast", "em"])
