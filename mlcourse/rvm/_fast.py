@@ -54,10 +54,27 @@ MAX_DROP = 1e-15
 # update; 1e-10 is well above that, and below the 3e-8 of adjacent linear-spline columns on
 # [100, 120], the most nearly collinear basis functions the book fits.
 SPAN_TOL = 1e-10
+# The first basis function. In the empty model every unit-norm column has sᵢ = β, so the first
+# addition is the column most correlated with t; the bias column often is, and then it can be
+# a trap. Once the bias is in, a kernel column adds only its part outside the constant, and
+# where every kernel column is nearly constant plus a smooth part (the linear spline far from 0:
+# on [80, 100] each correlates above 0.995 with the bias) none of those parts alone explains
+# the residual: θᵢ = qᵢ² − sᵢ < 0 for every candidate, a local maximum of the
+# evidence with the bias alone (on [100, 120] with σ = 0.01 fixed, 6e4 nats below the 9-vector
+# fit). A kernel column first did not trap any fit we tested (both kernels, inputs moved over
+# their valid range; even the linear spline's column at x = 0, which is constant, is a good
+# first choice on [0, 20]), and the bias can still join from the second addition on. So the
+# regressor's bias column joins the empty model only if no other column gains (`not_first`).
+# ‖pᵢ‖² and pᵢᵀt are downdated when a direction joins the span (‖pᵢ‖² − rowᵢ², O(K) instead of
+# recomputing them from P, O(NK)), as LAPACK's column-pivoted QR (xGEQP3) downdates its column
+# norms. The subtraction loses log10(ref/new) digits, where ref is ‖pᵢ‖² when it was last computed
+# from P; once a column has lost NORM_RECOMPUTE = 1e-3 of it (three digits, so at most about
+# 1e3·ε relative error remains) it is recomputed from P. Likewise for ‖t⊥‖² and then every pᵢᵀt.
+NORM_RECOMPUTE = 1e-3
 
 __all__ = ["BETA_UPDATE_START", "ALIGNMENT_MAX", "ALIGNMENT_Z", "ALIGNMENT_GAIN", "MIN_GAIN",
-           "MAX_DROP", "SPAN_TOL", "sparsity_quality", "alpha_marginal", "optimal_alpha",
-           "fit_sequential"]
+           "MAX_DROP", "SPAN_TOL", "NORM_RECOMPUTE", "sparsity_quality", "alpha_marginal",
+           "optimal_alpha", "fit_sequential"]
 
 
 def sparsity_quality(Phi, t, alpha, beta):
@@ -179,7 +196,8 @@ class _Span:
     even when φᵢ is nearly in the span (no 1 − ‖cᵢ‖² cancellation). An addition appends the
     normalised pⱼ to Q (Gram–Schmidt, reorthogonalised once: "twice is enough"); a deletion
     rotates Q so that the direction that leaves is its last column, and moves that direction's
-    part of C back into P. Each costs O(N K); the re-estimations in between, nothing.
+    part of C back into P. Each costs O(N K); the re-estimations in between, nothing. ‖pᵢ‖² and
+    pᵢᵀt are downdated in O(K), and recomputed from P when that lost digits (NORM_RECOMPUTE).
     """
 
     def __init__(self, B, t):
@@ -187,12 +205,28 @@ class _Span:
         N, K1 = self.P.shape
         self.Q, self.R, self.C = np.zeros((N, 0)), np.zeros((0, 0)), np.zeros((0, K1))
         self.order = []
-        self._norms()
+        self._exact(np.arange(K1 - 1))
+        self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])    # ‖t⊥‖²
 
-    def _norms(self):
-        P = self.P[:, :-1]
-        self.pn = np.einsum("ij,ij->j", P, P)          # ‖pᵢ‖²
-        self.pt = P.T @ self.P[:, -1]                  # pᵢᵀt
+    def _exact(self, cols):
+        """‖pᵢ‖² and pᵢᵀt computed from P, for the columns `cols` (all of them at the start)."""
+        P = self.P[:, cols]
+        pn, pt = np.einsum("ij,ij->j", P, P), P.T @ self.P[:, -1]
+        if len(cols) == self.P.shape[1] - 1:
+            self.pn, self.pt, self.pn_ref = pn, pt, pn.copy()
+        else:
+            self.pn[cols], self.pt[cols], self.pn_ref[cols] = pn, pt, pn
+
+    def _downdate(self, row):
+        """‖pᵢ‖² and pᵢᵀt after P ← P − q rowᵀ (q a unit vector along which pᵢ has the part
+        rowᵢ): pn − row², pt − rowᵢ·row_t, in O(K) instead of O(NK) (see NORM_RECOMPUTE)."""
+        self.pn -= row[:-1] ** 2
+        self.pt -= row[:-1] * row[-1]
+        self.tn -= row[-1] ** 2
+        if self.tn < NORM_RECOMPUTE * self.tn_ref:
+            self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])
+            self.pt = self.P[:, :-1].T @ self.P[:, -1]
+        self._exact(np.flatnonzero(self.pn < NORM_RECOMPUTE * self.pn_ref))
 
     def add(self, j):
         p = self.P[:, j]
@@ -204,10 +238,10 @@ class _Span:
             self.R = np.block([[self.R, self.C[:, j:j + 1]], [np.zeros((1, M)), row[j]]])
             self.Q, self.C = np.column_stack([self.Q, q]), np.vstack([self.C, row])
             blas.dger(-1.0, row, q, a=self.P.T, overwrite_a=1)   # P ← P − q rowᵀ, in place
+            self._downdate(row)
         else:                                          # in the span already: no new row
             self.R = np.column_stack([self.R, self.C[:, j]])
         self.order.append(j)
-        self._norms()
 
     def delete(self, j):
         k = self.order.index(j)
@@ -216,19 +250,32 @@ class _Span:
         V, T = qr(Rm, check_finite=False) if M else (np.eye(r), Rm)   # VT = Rm, T trapezoidal
         self.Q, self.C = self.Q @ V, V.T @ self.C
         if M < r:                                      # the last direction leaves the span
-            blas.dger(1.0, self.C[-1], self.Q[:, -1], a=self.P.T, overwrite_a=1)
+            c = self.C[-1]
+            blas.dger(1.0, c, self.Q[:, -1], a=self.P.T, overwrite_a=1)
+            self.pn += c[:-1] ** 2                     # sums of squares: no cancellation
+            self.pt += c[:-1] * c[-1]
+            self.tn += c[-1] ** 2
             self.Q, self.C, T = self.Q[:, :-1], self.C[:-1], T[:-1]
         self.R = T
         self.order.pop(k)
-        self._norms()
+
+
+def _check_columns(cols, K, name):
+    """Column indices in [0, K), as an int array; a ValueError naming `name` otherwise."""
+    idx = np.asarray(cols).ravel()
+    if idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= K):
+        raise ValueError(f"{name} must hold column indices in [0, {K}); got {cols!r}.")
+    return idx.astype(int)
 
 
 def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: int = 5000,
                    tol: float = 1e-3, alignment_max: float = ALIGNMENT_MAX,
-                   alpha0=None) -> SBLFit:
+                   alpha0=None, not_first=()) -> SBLFit:
     """Tipping & Faul's (2003) fast marginal-likelihood maximisation.
 
-    Starts from the empty model (or from `alpha0`). Each iteration computes the sparsity and
+    Starts from the empty model (or from `alpha0`); the columns `not_first` (the bias, in
+    :class:`RVMRegressor`) are not the first addition unless no other column gains (see the
+    module's note on the first basis function). Each iteration computes the sparsity and
     quality factors sᵢ, qᵢ of all K candidates (O(KM²) for M basis functions in the model, from
     the model's span kept as a QR factorisation, :class:`_Span`; O(NK) more for each addition or
     deletion) and makes the single change — add (θᵢ = qᵢ² − sᵢ > 0, αᵢ = ∞), re-estimate
@@ -251,6 +298,8 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     alpha0 : None or array_like of shape (K,)
         Initial αᵢ in the units of `Phi` and `t`, ``inf`` for basis functions not in the model
         (e.g. another fit's ``alpha``, to start from its optimum); ``None``: the empty model.
+    not_first : array_like of int
+        Columns that may join the empty model only if no other column raises the evidence.
     """
     Phi, t = _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol)
     check_scalar(alignment_max, "alignment_max", low=0, allow_inf=True)
@@ -280,6 +329,8 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     beta_start = BETA_UPDATE_START if alpha0 is None else 1
     history, actions, converged, it = [], [], False, 0
     undo, blocked = None, np.zeros(K, bool)   # the last change, to revert; candidates reverted
+    late = np.zeros(K, bool)
+    late[_check_columns(not_first, K, "not_first")] = True
     for it in range(1, max_iter + 1):
         refresh()
         if undo is not None:                  # same β as when the change was chosen
@@ -318,6 +369,8 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
                 held &= (shift < ALIGNMENT_Z) & (gain < ALIGNMENT_GAIN)
             gain[held] = -np.inf
         gain[blocked] = -np.inf
+        if not len(act) and np.any(gain[~late] > 0):       # see "the first basis function"
+            gain[late] = -np.inf
         j = int(np.argmax(gain))
         small = np.isfinite(alpha[j]) and abs(np.log(new[j] / alpha[j])) < tol
         if (gain[j] <= MIN_GAIN + rounding(trk.log_ev) or small) and d_log_beta < tol \

@@ -142,7 +142,8 @@ class RVMRegressor(BaseEstimator):
             raise ValueError(f"y is too large or too small for its variance to be held in floating "
                              f"point (max |y| = {float(top):.3g}); rescale y.")
         beta0 = 1.0 / self.noise_variance if fixed else beta0
-        extra = {"alignment_max": self.alignment_max} if method == "fast" else {}
+        extra = ({"alignment_max": self.alignment_max, "not_first": [n] if self.bias else []}
+                 if method == "fast" else {})
         loop = fit_sequential if method == "fast" else fit_em
         res = loop(Phi, y, beta0, fix_beta=fixed, max_iter=self.max_iter, tol=self.tol, **extra)
         if not res.converged:
