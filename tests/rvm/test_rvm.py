@@ -895,3 +895,31 @@ def test_span_downdated_norms_match_recomputed_ones(shift):
         np.testing.assert_allclose(span.pn[out], pn[out], rtol=rel)
         np.testing.assert_array_less(np.abs(span.pt[out] - pt[out]), rel * np.sqrt(pn[out] * tn))
         assert span.tn == pytest.approx(tn, rel=rel)
+
+
+# The evidence maximised over β as well is at least its maximum at any fixed β, so a fit that
+# estimates the noise should come within LOCAL_MAXIMA_NATS of the fit with the noise fixed at its
+# true level. Where the inputs make every column nearly constant (linear spline on [80, 100]) or
+# the kernel is wide (γ = 1/100 on [-10, 10]), the fast loop's first β update, made after
+# BETA_UPDATE_START additions, reads most of the signal as noise and the loop then stops at that
+# high-noise maximum (EM on the spline too). Still open (issue 12), so marked strict xfail: a fix
+# turns them into failures that say so.
+OPEN = pytest.mark.xfail(strict=True, reason="issue 12: the first β update overestimates the noise")
+ESTIMATED_NOISE = {
+    "rbf r=3": ("rbf", 1 / 9, 100, 0.1, 0.0, False),
+    "spline [0, 20]": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 10.0, False),
+    "spline [80, 100]": pytest.param("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, False, marks=OPEN),
+    "spline [80, 100] + bias": pytest.param("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, True,
+                                            marks=OPEN),
+    "rbf r=10, N=500": pytest.param("rbf", 1 / 100, 500, 0.1, 0.0, True, marks=OPEN),
+}
+
+
+@pytest.mark.parametrize("kernel, gamma, n, sigma, shift, bias", ESTIMATED_NOISE.values(),
+                         ids=ESTIMATED_NOISE.keys())
+def test_fast_with_estimated_noise_is_no_worse_than_with_the_true_noise(kernel, gamma, n, sigma,
+                                                                        shift, bias):
+    X, t = datasets.sinc_data(n, sigma if kernel == "rbf" else 0.0, random_state=0)
+    ev = {nv: rvm.RVMRegressor(kernel=kernel, gamma=gamma, bias=bias, noise_variance=nv)
+          .fit(X + shift, t).log_evidence_ for nv in (None, sigma**2)}
+    assert ev[None] > ev[sigma**2] - LOCAL_MAXIMA_NATS
