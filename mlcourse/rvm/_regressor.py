@@ -13,7 +13,7 @@ from ..utils.validation import (check_array, check_bool, check_consistent_length
                                 check_scalar, check_vector)
 from ._em import fit_em
 from ._fast import ALIGNMENT_MAX, fit_sequential
-from ._sparse_bayes import _spread
+from ._reestimate import _spread
 
 __all__ = ["RVMRegressor"]
 
