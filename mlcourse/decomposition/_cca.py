@@ -18,8 +18,10 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ..base import BaseEstimator
-from ..utils.validation import check_array, check_consistent_length, check_scalar
+from sklearn.base import TransformerMixin
+
+from ._sklearn_base import _LatentBase
+from ..utils.validation import check_consistent_length, check_scalar
 from ._pca_routes import RANK_RTOL, largest_signs
 from ._pls import check_targets
 
@@ -49,7 +51,7 @@ def _whitening(A, name: str):
     return Q, M
 
 
-class CCA(BaseEstimator):
+class CCA(TransformerMixin, _LatentBase):
     """Canonical correlation analysis by the SVD of C_xx^{-1/2} C_xy C_yy^{-1/2}.
 
     Parameters
@@ -73,13 +75,17 @@ class CCA(BaseEstimator):
     def __init__(self, n_components=2):
         self.n_components = n_components
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True                  # y may have several columns
+        tags.target_tags.required = True
+        return tags
+
     def fit(self, X, y):
         """Fit to X of shape (N, p) and Y (named `y`, as in scikit-learn) of shape (N, q) or
         (N,)."""
         self._reset()
-        X = check_array(X, "X", min_samples=2)
-        Y, _ = check_targets(y, "y")
-        check_consistent_length(X=X, y=Y)
+        X, Y, _ = self._validate_Xy(X, y, multi_output=True)
         n, p = X.shape
         q = Y.shape[1]
         r = check_scalar(self.n_components, "n_components", low=1, integer=True)
@@ -96,12 +102,12 @@ class CCA(BaseEstimator):
         self.x_weights_, self.y_weights_ = a * signs, b * signs
         self.canonical_correlations_ = np.minimum(rho[:r], 1.0)     # rounding can exceed 1
         self.x_mean_, self.y_mean_ = x_mean, y_mean
-        self.n_components_, self.n_features_in_, self.n_targets_ = r, p, q
+        self.n_components_, self.n_targets_ = r, q
         return self
 
     def transform(self, X, y=None):
         """The x-scores (x − x̄)ᵀa_i, shape (N, r); with `y` also the y-scores (y − ȳ)ᵀb_i."""
-        X = self._check_X(X)
+        X = self._validate_X(X, fitting=False)
         scores = (X - self.x_mean_) @ self.x_weights_
         if y is None:
             return scores

@@ -18,9 +18,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.sparse.linalg import eigsh
 
-from ..base import BaseEstimator
+from sklearn.base import TransformerMixin
+
 from ..kernels import get_kernel
-from ..utils.validation import check_array, check_scalar
+from ._sklearn_base import _LatentBase
+from ..utils.validation import check_scalar
 from ._pca_routes import _top_eigh, flip_signs
 
 __all__ = ["KernelPCA"]
@@ -50,7 +52,7 @@ def centre_kernel(K, row_means=None, grand_mean=None):
     return K, row_means, grand_mean
 
 
-class KernelPCA(BaseEstimator):
+class KernelPCA(TransformerMixin, _LatentBase):
     """Kernel principal component analysis.
 
     Parameters
@@ -90,7 +92,7 @@ class KernelPCA(BaseEstimator):
         self._reset()
         if self.gamma is not None:
             check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
-        X = check_array(X, "X", min_samples=2)
+        X = self._validate_X(X, fitting=True, min_samples=2)
         n, p = X.shape
         r = check_scalar(self.n_components, "n_components", low=1, integer=True)
         if r > n:
@@ -116,7 +118,7 @@ class KernelPCA(BaseEstimator):
         self.eigenvectors_ = flip_signs(vecs.T.copy()).T
         self.X_fit_, self.kernel_, self.gamma_ = X, kernel, gamma
         self.K_fit_rows_, self.K_fit_all_ = row_means, grand_mean
-        self.n_components_, self.n_features_in_ = r, p
+        self.n_components_ = r
         return self
 
     def _scaled_eigenvectors(self):
@@ -127,7 +129,7 @@ class KernelPCA(BaseEstimator):
 
     def transform(self, X) -> np.ndarray:
         """y_i(x) = Σ_n a_in k̃(x, x_n)/√λ_i, shape (M, r) (Bishop 12.82)."""
-        X = self._check_X(X)
+        X = self._validate_X(X, fitting=False)
         K = np.array(self.kernel_(X, self.X_fit_), dtype=float)
         K, _, _ = centre_kernel(K, self.K_fit_rows_, self.K_fit_all_)
         return K @ self._scaled_eigenvectors()

@@ -20,7 +20,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-from ..base import BaseEstimator
+from sklearn.base import RegressorMixin, TransformerMixin
+
+from ._sklearn_base import _LatentBase
 from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
 from ._pca_routes import RANK_RTOL, flip_signs
 
@@ -45,7 +47,7 @@ def centre_scale(A, scale: bool):
     return A / std, mean, std
 
 
-class PLSRegression(BaseEstimator):
+class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
     """Partial least squares regression, PLS2 (NIPALS with regression deflation).
 
     Parameters
@@ -83,13 +85,17 @@ class PLSRegression(BaseEstimator):
         self.n_components = n_components
         self.scale = scale
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = True                  # y may have several columns
+        tags.target_tags.required = True
+        return tags
+
     def fit(self, X, y):
         """Fit to inputs X of shape (N, p) and targets y of shape (N,) or (N, q)."""
         self._reset()
         scale = check_bool(self.scale, "scale")
-        X = check_array(X, "X", min_samples=2)
-        Y, y_ndim = check_targets(y, "y")
-        check_consistent_length(X=X, y=Y)
+        X, Y, y_ndim = self._validate_Xy(X, y, multi_output=True)
         n, p = X.shape
         q = Y.shape[1]
         r = check_scalar(self.n_components, "n_components", low=1, integer=True)
@@ -127,19 +133,19 @@ class PLSRegression(BaseEstimator):
         self.coef_ = ((R @ C.T) * y_std).T / x_std
         self.intercept_ = y_mean
         self.x_mean_, self.x_std_, self.y_mean_, self.y_std_ = x_mean, x_std, y_mean, y_std
-        self.n_components_, self.n_features_in_, self.n_targets_, self.y_ndim_ = r, p, q, y_ndim
+        self.n_components_, self.n_targets_, self.y_ndim_ = r, q, y_ndim
         return self
 
     def predict(self, X) -> np.ndarray:
         """(x − x̄)ᵀB + ȳ, shape (N,) for vector targets, else (N, q)."""
-        X = self._check_X(X)
+        X = self._validate_X(X, fitting=False)
         pred = (X - self.x_mean_) @ self.coef_.T + self.intercept_
         return pred[:, 0] if self.y_ndim_ == 1 else pred
 
     def transform(self, X, y=None):
         """The x-scores ((x − x̄)/s_x)ᵀR, shape (N, r); with `y` also its scores
         ((y − ȳ)/s_y)ᵀ C(CᵀC)⁺."""
-        X = self._check_X(X)
+        X = self._validate_X(X, fitting=False)
         scores = (X - self.x_mean_) / self.x_std_ @ self.x_rotations_
         if y is None:
             return scores

@@ -14,8 +14,10 @@ import numbers
 import numpy as np
 from scipy.special import gammaln
 
-from ..base import BaseEstimator
-from ..utils.validation import (check_array, check_option, check_random_state, check_scalar)
+from sklearn.base import TransformerMixin
+
+from ._sklearn_base import _LatentBase
+from ..utils.validation import check_array, check_option, check_random_state, check_scalar
 from ._latent import LOG_2PI, fit_em, noise_floor, posterior
 from ._pca import check_spectrum
 from ._pca_routes import ROUTES, flip_signs
@@ -84,7 +86,7 @@ def closed_form(X, n_components: int):
     return W, mean, sigma2, lam
 
 
-class PPCA(BaseEstimator):
+class PPCA(TransformerMixin, _LatentBase):
     """Probabilistic PCA: x = Wz + μ + ε with z ~ N(0, I_r), ε ~ N(0, σ²I_p) (lecture 002).
 
     The marginal is p(x) = N(μ, WWᵀ + σ²I) and the posterior p(z | x) = N(M⁻¹Wᵀ(x − μ)/σ², M⁻¹),
@@ -116,7 +118,8 @@ class PPCA(BaseEstimator):
     noise_variance_ : float
         σ², at least :func:`~._latent.noise_floor`.
     n_iter_ : int
-        EM iterations (0 for the closed form).
+        EM iterations; 1 for the closed form (one eigendecomposition, as scikit-learn counts a
+        direct solver).
     log_likelihood_history_ : list of float
         EM: the mean log-likelihood per sample at the start of each iteration and, last, that of
         the fitted model; closed form: the fitted model's only.
@@ -138,13 +141,13 @@ class PPCA(BaseEstimator):
         check_scalar(self.max_iter, "max_iter", low=1, integer=True)
         check_scalar(self.tol, "tol", low=0)
         rng = check_random_state(self.random_state)
-        X = self._validate(X, min_samples=2, method=method)
+        X = self._validate(X, fitting=True, method=method)
         n, p = X.shape
         r = check_n_components(self.n_components, p)
         if method == "closed_form":
             W, mean, sigma2, _ = closed_form(X, r)
             history, n_iter = [float(np.mean(posterior(X - mean, W, np.full(p, sigma2))
-                                             .log_likelihood))], 0
+                                             .log_likelihood))], 1
         else:
             fit = fit_em(X, r, np.zeros(p, dtype=int), max_iter=self.max_iter, tol=self.tol,
                          rng=rng, observed=check_missing(X))
@@ -152,23 +155,28 @@ class PPCA(BaseEstimator):
                 fit.n_iter
         self.components_, self.mean_, self.noise_variance_ = W, mean, float(sigma2)
         self.n_iter_, self.log_likelihood_history_ = n_iter, history
-        self.n_components_, self.n_features_in_, self.n_samples_ = r, p, n
+        self.n_components_, self.n_samples_ = r, n
         return self
 
-    def _validate(self, X, min_samples=1, method=None, name="X"):
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = self.method == "em"          # NaN = a missing value
+        return tags
+
+    def _validate(self, X, fitting=False, method=None):
         allow_nan = (method or self.method) == "em"
-        X = check_array(X, name, min_samples=min_samples, allow_nan=allow_nan)
+        X = self._validate_X(X, fitting=fitting, min_samples=2 if fitting else 1,
+                             allow_nan=allow_nan)
         if not allow_nan:
             return X
-        if min_samples > 1:                                  # fit: the rows must inform
-            check_missing(X, name)
+        if fitting:                                          # the rows must inform
+            check_missing(X, "X")
         elif np.isnan(X).all(axis=1).any():
-            raise ValueError(f"{name} has a row with every value missing; drop it.")
+            raise ValueError("X has a row with every value missing; drop it.")
         return X
 
     def _posterior(self, X):
-        self._check_fitted()
-        X = self._check_width(self._validate(X), "X")
+        X = self._validate(X)
         observed = ~np.isnan(X)
         observed = None if observed.all() else observed
         E = X - self.mean_

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import BaseEstimator
-from ..utils.validation import (check_array, check_consistent_length, check_random_state,
-                                check_scalar, check_vector)
+from sklearn.base import RegressorMixin, TransformerMixin
+
+from ._sklearn_base import _LatentBase
+from ..utils.validation import check_random_state, check_scalar
 from ._latent import fit_em, posterior
 from ._ppca import check_n_components
 
 __all__ = ["SupervisedPCA"]
 
 
-class SupervisedPCA(BaseEstimator):
+class SupervisedPCA(TransformerMixin, RegressorMixin, _LatentBase):
     """Supervised PCA (Bayesian factor regression): a PPCA of (x, t) with separate noise levels
     σ_x² and σ_t², fitted by EM, that predicts t from x by Gaussian conditioning (lecture 002).
 
@@ -74,9 +75,7 @@ class SupervisedPCA(BaseEstimator):
         check_scalar(self.max_iter, "max_iter", low=1, integer=True)
         check_scalar(self.tol, "tol", low=0)
         rng = check_random_state(self.random_state)
-        X = check_array(X, "X", min_samples=2)
-        y = check_vector(y, "y")
-        check_consistent_length(X=X, y=y)
+        X, y, _ = self._validate_Xy(X, y, multi_output=False)
         n, p = X.shape
         r = check_n_components(self.n_components, p)
         joint = np.column_stack([X, y])
@@ -86,11 +85,11 @@ class SupervisedPCA(BaseEstimator):
         self.x_mean_, self.y_mean_ = fit.mean[:p], float(fit.mean[p])
         self.x_noise_variance_, self.y_noise_variance_ = float(fit.psi[0]), float(fit.psi[p])
         self.n_iter_, self.log_likelihood_history_ = fit.n_iter, fit.history
-        self.n_components_, self.n_features_in_ = r, p
+        self.n_components_ = r
         return self
 
     def _posterior(self, X):
-        X = self._check_X(X)
+        X = self._validate_X(X, fitting=False)
         psi = np.full(self.n_features_in_, self.x_noise_variance_)
         return posterior(X - self.x_mean_, self.x_components_, psi)
 
