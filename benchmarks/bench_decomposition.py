@@ -26,12 +26,13 @@ def _latent(quick):
 
 
 def _ppca_same(em, closed, d):
-    """EM's likelihood within its own remaining-gap bound of the maximum: the last increase
-    times ρ/(1 − ρ), ρ the largest ratio of successive increases over the last 10 iterations."""
+    """EM's likelihood within its own remaining-gap bound of the maximum: twice the last
+    increase times ρ/(1 − ρ), ρ the largest ratio of successive increases over the last 10
+    iterations (the exact tail of a geometric sequence, which EM's is asymptotically)."""
     inc = np.diff(em.log_likelihood_history_)
     rate = np.max(inc[-10:] / inc[-11:-1])
     gap = closed.score(d["X"]) - em.score(d["X"])
-    return 0 < rate < 1 and -1e-12 <= gap <= inc[-1] * rate / (1 - rate) + 1e-12
+    return 0 < rate < 1 and -1e-12 <= gap <= 2 * inc[-1] * rate / (1 - rate) + 1e-12
 
 
 def _circles(quick):

@@ -56,11 +56,12 @@ def neg_log_lik(W, sigma2, S, n):
 def em_gap_bound(history):
     """A bound on the log-likelihood EM still lacks when it stops: EM converges linearly, the
     increases Δ_k shrinking by a rate ρ ≈ Δ_k/Δ_(k−1) < 1, so the rest is Δ_last·ρ/(1 − ρ); the
-    largest rate over the last iterations guards against a slowly varying one."""
+    largest rate over the last iterations guards against a slowly varying one, and the factor 2
+    against a tail that is geometric only asymptotically."""
     d = np.diff(history)
     rate = np.max(d[-10:] / d[-11:-1])
     assert 0 < rate < 1
-    return d[-1] * rate / (1 - rate) + 10 * EPS * abs(history[-1])
+    return 2 * d[-1] * rate / (1 - rate) + 10 * EPS * abs(history[-1])
 
 
 # --- PPCA: the model and its posterior ------------------------------------------------------------
