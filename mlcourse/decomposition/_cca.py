@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-
 from sklearn.base import TransformerMixin
 
-from ._sklearn_base import _LatentBase
 from ..utils.validation import check_consistent_length, check_scalar
 from ._pca_routes import RANK_RTOL, largest_signs
 from ._pls import check_targets
+from ._sklearn_base import _LatentBase
 
 __all__ = ["CCA"]
 
@@ -75,11 +74,7 @@ class CCA(TransformerMixin, _LatentBase):
     def __init__(self, n_components=2):
         self.n_components = n_components
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True                  # y may have several columns
-        tags.target_tags.required = True
-        return tags
+    _two_blocks = True                                        # X and a matrix y
 
     def fit(self, X, y):
         """Fit to X of shape (N, p) and Y (named `y`, as in scikit-learn) of shape (N, q) or

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.sparse.linalg import eigsh
-
 from sklearn.base import TransformerMixin
 
 from ..kernels import get_kernel
-from ._sklearn_base import _LatentBase
 from ..utils.validation import check_scalar
 from ._pca_routes import _top_eigh, flip_signs
+from ._sklearn_base import _LatentBase
 
 __all__ = ["KernelPCA"]
 

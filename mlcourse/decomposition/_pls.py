@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-
 from sklearn.base import RegressorMixin, TransformerMixin
 
-from ._sklearn_base import _LatentBase
 from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
 from ._pca_routes import RANK_RTOL, flip_signs
+from ._sklearn_base import _LatentBase
 
 __all__ = ["PLSRegression", "check_targets"]
 
@@ -85,11 +84,7 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
         self.n_components = n_components
         self.scale = scale
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True                  # y may have several columns
-        tags.target_tags.required = True
-        return tags
+    _two_blocks = True                                        # X and a matrix y
 
     def fit(self, X, y):
         """Fit to inputs X of shape (N, p) and targets y of shape (N,) or (N, q)."""

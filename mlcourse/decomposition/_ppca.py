@@ -13,14 +13,13 @@ import numbers
 
 import numpy as np
 from scipy.special import gammaln
-
 from sklearn.base import TransformerMixin
 
-from ._sklearn_base import _LatentBase
 from ..utils.validation import check_array, check_option, check_random_state, check_scalar
 from ._latent import LOG_2PI, fit_em, noise_floor, posterior
 from ._pca import check_spectrum
 from ._pca_routes import ROUTES, flip_signs
+from ._sklearn_base import _LatentBase
 
 __all__ = ["PPCA", "ppca_bic", "ppca_evidence", "ppca_max_log_likelihood"]
 

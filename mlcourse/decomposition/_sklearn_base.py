@@ -36,6 +36,15 @@ else:
 class _LatentBase(_Base):
     """Validation shared by PPCA, supervised PCA, PLS, CCA and kernel PCA."""
 
+    _two_blocks = False        # PLS and CCA: y is a required block of one or more columns
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if self._two_blocks:
+            tags.target_tags.multi_output = True
+            tags.target_tags.required = True
+        return tags
+
     def _validate_X(self, X, *, fitting: bool, min_samples: int = 1, allow_nan: bool = False):
         """X as a float (N, p) array; when not `fitting`, the estimator is fitted and X has
         ``n_features_in_`` columns. NaN is accepted only with `allow_nan` (missing values)."""
