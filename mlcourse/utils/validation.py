@@ -28,20 +28,14 @@ __all__ = [
 ]
 
 
-def _check_finite(a: np.ndarray, name: str, allow_nan: bool = False) -> None:
-    if a.dtype.kind not in "fc":
-        return
-    if allow_nan:
-        if np.isinf(a).any():
-            raise ValueError(f"{name} contains infinite values; only NaN (a missing value) is "
-                             "accepted here.")
-    elif not np.isfinite(a).all():
+def _check_finite(a: np.ndarray, name: str) -> None:
+    if a.dtype.kind in "fc" and not np.isfinite(a).all():
         bad = "NaN" if np.isnan(a).any() else "infinite"
         raise ValueError(f"{name} contains {bad} values; remove or impute them first.")
 
 
 def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
-                min_features: int = 1, dtype=np.float64, allow_nan: bool = False) -> np.ndarray:
+                min_features: int = 1, dtype=np.float64) -> np.ndarray:
     """Return `X` as a finite float array of the given number of dimensions.
 
     Parameters
@@ -54,15 +48,11 @@ def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
         Required number of dimensions.
     min_samples, min_features : int
         Minimum length of axis 0 (and, for 2-D input, axis 1).
-    allow_nan : bool
-        Accept NaN entries (missing values, for a model that handles them); infinite entries
-        are still refused.
 
     Raises
     ------
     ValueError
-        Wrong dimensionality, too few samples/features, non-numeric, NaN (unless `allow_nan`) or
-        infinite entries.
+        Wrong dimensionality, too few samples/features, non-numeric, NaN or infinite entries.
     """
     try:
         arr = np.asarray(X, dtype=dtype)
@@ -80,7 +70,7 @@ def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
     if ndim == 2 and arr.shape[1] < min_features:
         raise ValueError(f"{name} must have at least {min_features} feature(s); "
                          f"got shape {arr.shape}.")
-    _check_finite(arr, name, allow_nan)
+    _check_finite(arr, name)
     return arr
 
 
