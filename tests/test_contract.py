@@ -55,10 +55,12 @@ PARAMS = {
     "KalmanGPRegressor": [{"noise_variance": 0.05}],
     "PCA": [{"n_components": 2}, {"n_components": 2, "method": "svd", "whiten": True}],
     "RVMRegressor": [{"gamma": 0.5}, {"gamma": 0.5, "method": "em", "max_iter": 200}],
-    # the latent-variable chapter: EM from a seeded start (a refit must repeat the fit); PPCA's
-    # EM accepts NaN as missing values, so its contract is checked in tests/decomposition
-    "PPCA": [{"n_components": 2}],
-    "SupervisedPCA": [{"n_components": 2, "random_state": 0}],
+    # the latent-variable chapter: r = 1 first (check_estimator fits 2-feature data, and PPCA and
+    # supervised PCA need r < p); EM from a seeded start (a refit must repeat the fit); PPCA's EM
+    # reads NaN as missing values, so its contract is checked in tests/decomposition
+    "PPCA": [{"n_components": 1}, {"n_components": 2}],
+    "SupervisedPCA": [{"n_components": 1, "random_state": 0}],
+    "PLSRegression": [{"n_components": 1}, {"n_components": 2}],
     "CCA": [{"n_components": 1}],
     "KernelPCA": [{"n_components": 2}, {"n_components": 2, "kernel": "linear"}],
 }

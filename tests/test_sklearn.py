@@ -49,7 +49,9 @@ def _xy(est, kind, seed=0):
 
 
 def _cv_score(est, X, y):
-    return cross_val_score(est, X, y, cv=3) if y is not None else \
+    # a transformer without inverse_transform (kernel PCA: no pre-image) is scored by its score
+    return cross_val_score(est, X, y, cv=3) if y is not None or not hasattr(
+        est, "inverse_transform") else \
         cross_val_score(est, X, cv=3, scoring=lambda e, X_, y_=None: float(
             -np.mean((e.inverse_transform(e.transform(X_)) - X_) ** 2)))
 
@@ -87,7 +89,7 @@ class TestModelSelection:
             name, value = names[0], params[names[0]]
             grid = {name: [value, not value] if isinstance(value, bool) else
                     [1, value] if name == "n_components" else [value, 2 * value]}
-        scoring = None if y is not None else (
+        scoring = None if y is not None or not hasattr(est, "inverse_transform") else (
             lambda e, X_, y_=None: float(-np.mean((e.inverse_transform(e.transform(X_)) - X_)**2)))
         search = GridSearchCV(clone(est), grid, cv=3, scoring=scoring).fit(X, y)
         for name, values in grid.items():

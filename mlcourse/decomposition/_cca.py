@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import TransformerMixin
 
+from ..base import TransformerMixin
 from ..utils.validation import check_consistent_length, check_scalar
 from ._pca_routes import RANK_RTOL, largest_signs
 from ._pls import check_targets
@@ -114,3 +114,13 @@ class CCA(TransformerMixin, _LatentBase):
     def fit_transform(self, X, y):
         """``fit(X, y)`` then ``transform(X, y)``."""
         return self.fit(X, y).transform(X, y)
+
+    def score(self, X, y) -> float:
+        """The mean correlation of the paired scores (x − x̄)ᵀa_i and (y − ȳ)ᵀb_i on (X, y): the
+        canonical correlations the fitted directions reach on these data (on the training data,
+        the mean of ``canonical_correlations_``). Higher is better, as scikit-learn's model
+        selection expects."""
+        U, V = self.transform(X, y)
+        U, V = U - U.mean(axis=0), V - V.mean(axis=0)
+        return float(np.mean(np.einsum("ni,ni->i", U, V)
+                             / np.sqrt(np.einsum("ni,ni->i", U, U) * np.einsum("ni,ni->i", V, V))))

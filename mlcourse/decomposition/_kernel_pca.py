@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.sparse.linalg import eigsh
-from sklearn.base import TransformerMixin
 
+from ..base import TransformerMixin
 from ..kernels import get_kernel
 from ..utils.validation import check_scalar
 from ._pca_routes import _top_eigh, flip_signs
@@ -128,10 +128,27 @@ class KernelPCA(TransformerMixin, _LatentBase):
 
     def transform(self, X) -> np.ndarray:
         """y_i(x) = Σ_n a_in k̃(x, x_n)/√λ_i, shape (M, r) (Bishop 12.82)."""
-        X = self._validate_X(X, fitting=False)
+        return self._project(self._validate_X(X, fitting=False))[0]
+
+    def _project(self, X):
+        """The projections of validated X, and the row means of its raw kernel with X_fit_."""
         K = np.array(self.kernel_(X, self.X_fit_), dtype=float)
+        row_means = K.mean(axis=1)
         K, _, _ = centre_kernel(K, self.K_fit_rows_, self.K_fit_all_)
-        return K @ self._scaled_eigenvectors()
+        return K @ self._scaled_eigenvectors(), row_means
+
+    def score(self, X, y=None) -> float:
+        """The fraction of the feature-space variance of X about the training mean that the r
+        components capture: Σ_n Σ_i y_i(x_n)² / Σ_n ‖φ(x_n) − φ̄‖², with
+        ‖φ(x) − φ̄‖² = k(x, x) − 2 mean_m k(x, x_m) + mean(K) (on the training data,
+        Σ_{i≤r} λ_i / tr K̃). ``y`` is ignored. Higher is better, as scikit-learn's model
+        selection expects."""
+        X = self._validate_X(X, fitting=False)
+        Y, row_means = self._project(X)
+        self_k = np.array([float(np.asarray(self.kernel_(x[None, :], x[None, :]))[0, 0])
+                           for x in X])
+        total = np.sum(self_k - 2 * row_means + self.K_fit_all_)
+        return float(np.sum(Y * Y) / total)
 
     def fit_transform(self, X, y=None) -> np.ndarray:
         """``fit(X)``, then the training projections √λ_i a_in, shape (N, r)."""

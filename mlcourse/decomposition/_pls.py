@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 from scipy import linalg
-from sklearn.base import RegressorMixin, TransformerMixin
 
+from ..base import RegressorMixin, TransformerMixin
 from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
 from ._pca_routes import RANK_RTOL, flip_signs
 from ._sklearn_base import _LatentBase

@@ -13,8 +13,8 @@ import numbers
 
 import numpy as np
 from scipy.special import gammaln
-from sklearn.base import TransformerMixin
 
+from ..base import TransformerMixin
 from ..utils.validation import check_array, check_option, check_random_state, check_scalar
 from ._latent import LOG_2PI, fit_em, noise_floor, posterior
 from ._pca import check_spectrum

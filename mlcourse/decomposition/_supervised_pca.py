@@ -17,8 +17,8 @@ The model is PPCA of the stacked [x; t] with two noise levels, fitted by the sam
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import RegressorMixin, TransformerMixin
 
+from ..base import RegressorMixin, TransformerMixin
 from ..utils.validation import check_random_state, check_scalar
 from ._latent import fit_em, posterior
 from ._ppca import check_n_components

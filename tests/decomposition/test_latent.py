@@ -564,3 +564,22 @@ def test_transform_before_fit_raises(rng):
                           KernelPCA(2), KernelPCA(2, kernel="linear")])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+# --- scores for scikit-learn's model selection -----------------------------------------------------
+
+def test_cca_and_kernel_pca_scores_on_the_training_data(rng):
+    """CCA.score = the mean canonical correlation and KernelPCA.score = Σ_{i≤r} λ_i / tr K̃ on the
+    training data (rounding of the scores' sums, relative ε·N·κ)."""
+    X, Y = rng.standard_normal((50, 3)), rng.standard_normal((50, 2))
+    Y[:, 0] += X[:, 0]
+    cca = CCA(2).fit(X, Y)
+    tol = rounding(X) * np.linalg.cond(X - X.mean(0)) * np.linalg.cond(Y - Y.mean(0))
+    np.testing.assert_allclose(cca.score(X, Y), cca.canonical_correlations_.mean(), rtol=tol)
+    kp = KernelPCA(3, gamma=0.5).fit(X)
+    K = np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
+    H = np.eye(50) - 1 / 50
+    trace = np.trace(H @ K @ H)
+    np.testing.assert_allclose(kp.score(X), kp.eigenvalues_.sum() / trace,
+                               rtol=rounding(K) * 50 * kp.eigenvalues_[0] / kp.eigenvalues_[-1])
+    assert 0 < kp.score(rng.standard_normal((20, 3))) < 1
