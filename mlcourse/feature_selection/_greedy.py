@@ -28,6 +28,7 @@ whatever the order of the summation.
 from __future__ import annotations
 
 import numpy as np
+from scipy.special import xlogy
 from sklearn.base import TransformerMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -39,10 +40,33 @@ __all__ = ["select_features", "FeatureSelector", "CRITERIA", "TIE_TOL"]
 
 CRITERIA = ("mim", "jmi", "cmim", "mrmr")
 TIE_TOL = 1e-9
+# the largest indicator matrix (entries, float32: 4 bytes each) the pair counts are built from
+_DENSE_MAX = 5 * 10**7
 
 
 def _is_integer_valued(X) -> bool:
     return X.dtype.kind in "iub" or bool(np.all(X == np.round(X)))
+
+
+def _column_codes(X, integer_valued):
+    """Codes 0..m_j − 1 of each column's distinct values, and the m_j (p,)."""
+    n, p = X.shape
+    if integer_valued:
+        A = X.astype(np.int64) - X.min(axis=0).astype(np.int64)
+        width = int(A.max()) + 1 if A.size else 1
+        if width <= 4 * n:                    # relabel by presence: O(N·p), no sort
+            present = np.bincount((A + np.arange(p) * width).ravel(),
+                                  minlength=p * width).reshape(p, width) > 0
+            n_states = present.sum(axis=1)
+            if np.all(present[np.arange(width) < n_states[:, None]]):
+                return A, n_states             # already 0..m_j − 1 (e.g. discretised)
+            rank = np.cumsum(present, axis=1) - 1
+            return rank[np.arange(p), A], n_states
+    codes = np.empty((n, p), dtype=np.int64)
+    n_states = np.empty(p, dtype=np.int64)
+    for j in range(p):
+        codes[:, j], n_states[j] = encode(X[:, j], "X")
+    return codes, n_states
 
 
 def discrete_codes(X, y, n_bins):
@@ -63,6 +87,7 @@ def discrete_codes(X, y, n_bins):
     """
     if n_bins is not None:
         check_scalar(n_bins, "n_bins", low=2, integer=True)
+    is_int = np.asarray(X).dtype.kind in "iub"
     X = check_array(X, "X")
     y_arr = np.asarray(y)
     if y_arr.dtype.kind == "f" and n_bins is not None and np.isfinite(y_arr).all() \
@@ -73,12 +98,10 @@ def discrete_codes(X, y, n_bins):
     if n_classes < 2:
         raise ValueError(f"y has one class ({np.unique(y_arr)[0]!r}); selecting features for "
                          "a target needs at least two classes.")
-    if n_bins is not None and not _is_integer_valued(X):
-        X = discretize(X, n_bins)
-    codes = np.empty(X.shape, dtype=np.int64)
-    n_states = np.empty(X.shape[1], dtype=np.int64)
-    for j in range(X.shape[1]):
-        codes[:, j], n_states[j] = encode(X[:, j], "X")
+    integer_valued = is_int or _is_integer_valued(X)
+    if n_bins is not None and not integer_valued:
+        X, integer_valued = discretize(X, n_bins), True
+    codes, n_states = _column_codes(X, integer_valued)
     return codes, n_states, t, n_classes
 
 
@@ -87,6 +110,43 @@ def _pick(score, excluded) -> int:
     s = np.where(excluded, -np.inf, score)
     best = s.max()
     return int(np.flatnonzero(s >= best - TIE_TOL * (1.0 + abs(best)))[0])
+
+
+class _PairEntropies:
+    """Ĥ(x_s, x_j) and Ĥ(x_s, x_j, t) for one column x_s and every column j at once.
+
+    The counts n(t, x_s, j, x_j) are one matrix product: the N × (b_s·K) indicator matrix of
+    (x_s, t) times the N × (p·B) indicator matrix of every column's states (B the largest number
+    of states), built once. The products are sums of 0s and 1s below 2²⁴, exact in float32 in
+    any order, so every BLAS kernel gives the same counts. The pair's counts are the triple's
+    summed over t. When that matrix would be large (many states per column), the columns are
+    coded pair by pair and counted by ``bincount`` instead, in blocks of the observed states.
+    """
+
+    def __init__(self, codes, n_states, t, n_classes):
+        n, p = codes.shape
+        self.B, self.K, self.t, self.p = int(n_states.max()), n_classes, t, p
+        self.dense = n * p * self.B <= _DENSE_MAX and n < 2**24
+        if self.dense:
+            self.onehot = np.zeros((n, p * self.B), dtype=np.float32)
+            self.onehot[np.arange(n)[:, None], codes + np.arange(p) * self.B] = 1.0
+        else:
+            self.codes, self.n_states = codes, n_states
+
+    def __call__(self, x_s, b_s):
+        n = len(x_s)
+        if self.dense:
+            rows = np.zeros((n, b_s * self.K), dtype=np.float32)
+            rows[np.arange(n), x_s + b_s * self.t] = 1.0
+            triple = (rows.T @ self.onehot).astype(np.float64)       # (K·b_s, p·B), exact
+            triple = triple.reshape(self.K, b_s, self.p, self.B).transpose(2, 0, 1, 3)
+            pair = triple.sum(axis=1)
+            return (np.log(n) - xlogy(pair, pair).sum(axis=(1, 2)) / n,
+                    np.log(n) - xlogy(triple, triple).sum(axis=(1, 2, 3)) / n)
+        pair = x_s[:, None] + b_s * self.codes
+        states = b_s * self.n_states
+        return (column_entropies(*_compact(pair, states)),
+                column_entropies(*_compact(pair + states * self.t[:, None], states * self.K)))
 
 
 def _compact(codes, n_states):
@@ -102,10 +162,6 @@ def _compact(codes, n_states):
     return codes, n_states
 
 
-def _entropies(codes, n_states):
-    return column_entropies(*_compact(codes, n_states))
-
-
 def greedy_selection(codes, n_states, t, n_classes, n_features, criterion):
     """The greedy search on coded data (see the module docstring).
 
@@ -118,9 +174,9 @@ def greedy_selection(codes, n_states, t, n_classes, n_features, criterion):
     """
     n, p = codes.shape
     h_t = entropy_of_codes(t, n_classes)
-    h_x = _entropies(codes, n_states)
-    tt = t[:, None]
-    relevance = h_x + h_t - _entropies(codes + n_states * tt, n_states * n_classes)
+    pairs = _PairEntropies(codes, n_states, t, n_classes)
+    h_x, h_xt = pairs(np.zeros(n, dtype=np.int64), 1)      # x_s constant: Ĥ(x_j), Ĥ(x_j, t)
+    relevance = h_x + h_t - h_xt
     selected = np.zeros(p, dtype=bool)
     constant = n_states == 1
     acc = np.full(p, np.inf) if criterion == "cmim" else np.zeros(p)
@@ -129,14 +185,12 @@ def greedy_selection(codes, n_states, t, n_classes, n_features, criterion):
     for step in range(n_features):
         if step and criterion != "mim":
             s = order[-1]
-            pair = codes[:, [s]] + n_states[s] * codes          # the code of (x_s, x_j), all j
-            pair_states = n_states[s] * n_states
-            h_pair = _entropies(pair, pair_states)
+            h_pair, h_triple = pairs(codes[:, s], n_states[s])   # Ĥ(x_s, x_j), Ĥ(x_s, x_j, t)
             if criterion == "mrmr":                              # Î(x_j; x_s)
                 acc += h_x + h_x[s] - h_pair
                 score = relevance - acc / step
             else:                                                # Î({x_s, x_j}; t)
-                joint = h_pair + h_t - _entropies(pair + pair_states * tt, pair_states * n_classes)
+                joint = h_pair + h_t - h_triple
                 if criterion == "jmi":
                     acc += joint
                 else:                                            # Î(x_j; t | x_s)
