@@ -30,11 +30,11 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import xlogy
 from sklearn.base import TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..base import BaseEstimator
 from ..utils.validation import check_array, check_consistent_length, check_option, check_scalar
 from ._information import column_entropies, discretize, encode, entropy_of_codes
+from ._validation import training_data
 
 __all__ = ["select_features", "FeatureSelector", "CRITERIA", "TIE_TOL"]
 
@@ -275,7 +275,7 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
         check_scalar(self.n_features, "n_features", low=1, integer=True)
         if self.n_bins is not None:
             check_scalar(self.n_bins, "n_bins", low=2, integer=True)
-        X, y = validate_data(self, X, y, dtype=np.float64, reset=True)
+        X, y = training_data(self, X, y, classes_only=False)
         codes, n_states, t, n_classes = discrete_codes(X, y, self.n_bins)
         _check_n_features(self.n_features, codes.shape[1])
         order, scores = greedy_selection(codes, n_states, t, n_classes, self.n_features,
@@ -283,19 +283,18 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
         ranking = np.full(codes.shape[1], self.n_features + 1, dtype=np.intp)
         ranking[order] = np.arange(1, self.n_features + 1)
         self.features_, self.scores_, self.ranking_ = order, scores, ranking
+        self.n_features_in_ = codes.shape[1]
         return self
 
     def get_support(self, indices=False):
         """Boolean mask of the kept columns (``indices=True``: their indices, ascending)."""
-        check_is_fitted(self)
+        self._check_fitted()
         mask = self.ranking_ <= self.n_features
         return np.flatnonzero(mask) if indices else mask
 
     def transform(self, X):
         """The kept columns of `X`, in their original order (as scikit-learn's selectors)."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=None)
-        return X[:, self.get_support()]
+        return self._check_X(X)[:, self.get_support()]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

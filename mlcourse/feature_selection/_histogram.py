@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from ..utils.validation import check_array, check_consistent_length, check_scalar, encode_labels
+from ..utils.validation import check_scalar, encode_labels
+from ._validation import training_data
 
 __all__ = ["HistogramClassifier"]
 
@@ -50,9 +51,8 @@ class HistogramClassifier(ClassifierMixin, BaseEstimator):
         """Count the classes in each cell; returns self."""
         self._reset()
         check_scalar(self.smoothing, "smoothing", low=0)
-        X = check_array(X, "X")
+        X, y = training_data(self, X, y)
         classes, idx = encode_labels(y, "y")
-        check_consistent_length(X=X, y=idx)
         cells, cell = np.unique(X, axis=0, return_inverse=True)
         counts = np.zeros((len(cells), len(classes)))
         np.add.at(counts, (cell.ravel(), idx), 1.0)
