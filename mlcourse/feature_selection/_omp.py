@@ -80,7 +80,8 @@ def orthogonal_matching_pursuit(X, y, n_nonzero, *, method="omp") -> OMPResult:
         raise ValueError(f"n_nonzero={n_nonzero} exceeds the number of columns of X ({p}).")
     norms2 = np.einsum("ij,ij->j", X, X)
     safe = np.where(norms2 > 0, norms2, 1.0)              # a zero column scores 0, never NaN
-    Q = np.empty((n, n_nonzero))
+    Q = np.empty((n_nonzero, n))                          # Qᵀ: the orthonormal columns as rows,
+    # so that the Gram–Schmidt products read contiguous memory
     R = np.zeros((n_nonzero, n_nonzero))
     qty = np.empty(n_nonzero)
     proj2 = np.zeros(p)                                   # ‖QᵀX̃_j‖², for "ols"
@@ -98,11 +99,11 @@ def orthogonal_matching_pursuit(X, y, n_nonzero, *, method="omp") -> OMPResult:
         score[selected] = -np.inf
         j = int(np.argmax(score))
         x = X[:, j]
-        Qk = Q[:, :k]
-        c1 = Qk.T @ x                                     # Gram–Schmidt twice (CGS2)
-        v = x - Qk @ c1
-        c2 = Qk.T @ v
-        v -= Qk @ c2
+        Qk = Q[:k]
+        c1 = Qk @ x                                       # Gram–Schmidt twice (CGS2)
+        v = x - c1 @ Qk
+        c2 = Qk @ v
+        v -= c2 @ Qk
         rho = np.linalg.norm(v)
         if not rho > RANK_RTOL * max(n, k + 1) * np.sqrt(norms2[j]):
             warnings.warn(f"orthogonal_matching_pursuit: n_nonzero={n_nonzero} exceeds the rank "
@@ -110,8 +111,8 @@ def orthogonal_matching_pursuit(X, y, n_nonzero, *, method="omp") -> OMPResult:
                           f"span of the selected ones).", RuntimeWarning, stacklevel=2)
             break
         q = v / rho
-        Q[:, k], R[:k, k], R[k, k] = q, c1 + c2, rho
-        qty[k] = q @ r                                    # = qᵀt, since r ⊥ Q[:, :k]
+        Q[k], R[:k, k], R[k, k] = q, c1 + c2, rho
+        qty[k] = q @ r                                    # = qᵀt, since r ⊥ the earlier q's
         r -= qty[k] * q
         selected[j] = True
         support.append(j)
