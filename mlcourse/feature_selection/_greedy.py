@@ -29,12 +29,11 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.special import xlogy
-from sklearn.base import TransformerMixin
 
-from ..base import BaseEstimator
+from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import check_array, check_consistent_length, check_option, check_scalar
 from ._information import column_entropies, discretize, encode, entropy_of_codes
-from ._validation import training_data
+from ._validation import check_n_features, training_data
 
 __all__ = ["select_features", "FeatureSelector", "CRITERIA", "TIE_TOL"]
 
@@ -205,12 +204,6 @@ def greedy_selection(codes, n_states, t, n_classes, n_features, criterion):
     return np.array(order, dtype=np.intp), np.array(scores)
 
 
-def _check_n_features(n_features, p):
-    check_scalar(n_features, "n_features", low=1, integer=True)
-    if n_features > p:
-        raise ValueError(f"n_features={n_features} exceeds the number of features in X ({p}).")
-
-
 def select_features(X, y, n_features, criterion="jmi", n_bins=5) -> np.ndarray:
     """Greedy selection of `n_features` columns of `X` by an information-theoretic criterion.
 
@@ -237,7 +230,7 @@ def select_features(X, y, n_features, criterion="jmi", n_bins=5) -> np.ndarray:
     """
     check_option(criterion, "criterion", CRITERIA)
     codes, n_states, t, n_classes = discrete_codes(X, y, n_bins)
-    _check_n_features(n_features, codes.shape[1])
+    check_n_features(n_features, codes.shape[1])
     return greedy_selection(codes, n_states, t, n_classes, n_features, criterion)[0]
 
 
@@ -246,8 +239,10 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    n_features : int
-        How many columns to keep.
+    n_features : int, default 10
+        How many columns to keep, 1 ≤ n_features ≤ the number of columns of X (a default as
+        scikit-learn's ``SelectKBest(k=10)``, so that the class constructs without arguments,
+        as scikit-learn's tools expect).
     criterion : {"jmi", "mim", "cmim", "mrmr"}
     n_bins : int ≥ 2 or None
         Equal-width bins for continuous features (None: take X as discrete).
@@ -263,7 +258,7 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, n_features, criterion="jmi", n_bins=5):
+    def __init__(self, n_features=10, criterion="jmi", n_bins=5):
         self.n_features = n_features
         self.criterion = criterion
         self.n_bins = n_bins
@@ -277,7 +272,7 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
             check_scalar(self.n_bins, "n_bins", low=2, integer=True)
         X, y = training_data(self, X, y, classes_only=False)
         codes, n_states, t, n_classes = discrete_codes(X, y, self.n_bins)
-        _check_n_features(self.n_features, codes.shape[1])
+        check_n_features(self.n_features, codes.shape[1])
         order, scores = greedy_selection(codes, n_states, t, n_classes, self.n_features,
                                          self.criterion)
         ranking = np.full(codes.shape[1], self.n_features + 1, dtype=np.intp)

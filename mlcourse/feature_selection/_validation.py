@@ -10,7 +10,9 @@ from sklearn.utils import check_array, check_consistent_length
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import column_or_1d
 
-__all__ = ["training_data"]
+from ..utils.validation import check_scalar
+
+__all__ = ["training_data", "check_n_features"]
 
 
 def training_data(estimator, X, y, *, classes_only=True):
@@ -33,3 +35,12 @@ def training_data(estimator, X, y, *, classes_only=True):
         type_of_target(y, input_name="y", raise_unknown=True)
     check_consistent_length(X, y)
     return X, y
+
+
+def check_n_features(n_features, p):
+    """`n_features`, the size of a selection, must be an integer in 1..p (p columns of X); the
+    message counts "feature(s)" as scikit-learn's estimator checks expect."""
+    check_scalar(n_features, "n_features", low=1, integer=True)
+    if n_features > p:
+        raise ValueError(f"n_features={n_features} exceeds the number of columns of X: X has {p} "
+                         f"feature(s).")

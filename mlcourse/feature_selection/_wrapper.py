@@ -23,6 +23,7 @@ from sklearn.base import clone
 
 from ..utils.validation import (check_array, check_consistent_length, check_random_state,
                                 check_scalar)
+from ._validation import check_n_features
 
 __all__ = ["forward_selection", "backward_elimination", "kfold_splits", "SearchPath",
            "SCORINGS"]
@@ -116,10 +117,7 @@ def _validate(estimator, X, y, n_features):
     if y.dtype.kind in "fc" and not np.isfinite(y).all():
         raise ValueError("y contains NaN or infinite values.")
     check_consistent_length(X=X, y=y)
-    check_scalar(n_features, "n_features", low=1, integer=True)
-    if n_features > X.shape[1]:
-        raise ValueError(f"n_features={n_features} exceeds the number of features in X "
-                         f"({X.shape[1]}).")
+    check_n_features(n_features, X.shape[1])
     return X, y
 
 

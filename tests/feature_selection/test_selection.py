@@ -330,7 +330,7 @@ def test_kuncheva_index():
 
 @pytest.mark.parametrize("call, match", [
     (lambda X, y: select_features(X, y, 0), "n_features must be >= 1"),
-    (lambda X, y: select_features(X, y, 6), "n_features=6 exceeds .*\\(5\\)"),
+    (lambda X, y: select_features(X, y, 6), "n_features=6 exceeds .*5 feature\\(s\\)"),
     (lambda X, y: select_features(X, y, 2.5), "n_features must be an integer"),
     (lambda X, y: select_features(np.where(X > 1, np.nan, X), y, 2), "X contains NaN"),
     (lambda X, y: select_features(X, y[:-1], 2), "X has 50, y has 49"),
