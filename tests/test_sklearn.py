@@ -97,9 +97,10 @@ class TestModelSelection:
                     [1, value] if name == "n_components" else [value, 2 * value]}
         scoring = None if y is not None else (
             lambda e, X_, y_=None: float(-np.mean((e.inverse_transform(e.transform(X_)) - X_)**2)))
-        if y is not None and not hasattr(est, "score"):    # scored through a pipeline
-            grid = {f"{type(est).__name__.lower()}__{n}": v for n, v in grid.items()}
-        search = GridSearchCV(_scorable(clone(est)), grid, cv=3, scoring=scoring).fit(X, y)
+        model = clone(est) if y is None else _scorable(clone(est))
+        if hasattr(model, "steps"):                         # scored through a pipeline
+            grid = {f"{model.steps[0][0]}__{n}": v for n, v in grid.items()}
+        search = GridSearchCV(model, grid, cv=3, scoring=scoring).fit(X, y)
         for name, values in grid.items():
             assert search.best_params_[name] in values
         assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
