@@ -55,8 +55,10 @@ PARAMS = {
     "KalmanGPRegressor": [{"noise_variance": 0.05}],
     "PCA": [{"n_components": 2}, {"n_components": 2, "method": "svd", "whiten": True}],
     "RVMRegressor": [{"gamma": 0.5}, {"gamma": 0.5, "method": "em", "max_iter": 200}],
+    "FeatureSelector": [{"n_features": 2}, {"n_features": 1, "criterion": "cmim"}],
 }
-KIND = {"GaussianGenerativeClassifier": "multiclass", "SoftmaxRegression": "multiclass"}
+KIND = {"GaussianGenerativeClassifier": "multiclass", "SoftmaxRegression": "multiclass",
+        "FeatureSelector": "binary"}
 
 
 def _kind(name, cls):
