@@ -55,6 +55,7 @@ PARAMS = {
     "KalmanGPRegressor": [{"noise_variance": 0.05}],
     "PCA": [{"n_components": 2}, {"n_components": 2, "method": "svd", "whiten": True}],
     "RVMRegressor": [{"gamma": 0.5}, {"gamma": 0.5, "method": "em", "max_iter": 200}],
+    "FeatureSelector": [{"n_features": 2}, {"n_features": 1, "criterion": "cmim"}],
     # the latent-variable chapter: r = 1 first (check_estimator fits 2-feature data, and PPCA and
     # supervised PCA need r < p); EM from a seeded start (a refit must repeat the fit); PPCA's EM
     # reads NaN as missing values, so its contract is checked in tests/decomposition
@@ -65,7 +66,7 @@ PARAMS = {
     "KernelPCA": [{"n_components": 2}, {"n_components": 2, "kernel": "linear"}],
 }
 KIND = {"GaussianGenerativeClassifier": "multiclass", "SoftmaxRegression": "multiclass",
-        "CCA": "regression"}
+        "FeatureSelector": "binary", "CCA": "regression"}
 
 
 def _kind(name, cls):
