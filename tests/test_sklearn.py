@@ -57,7 +57,9 @@ def _scorable(est):
 
 
 def _cv_score(est, X, y):
-    return cross_val_score(_scorable(est), X, y, cv=3) if y is not None else \
+    # a transformer without inverse_transform (kernel PCA: no pre-image) is scored by its score
+    return cross_val_score(_scorable(est), X, y, cv=3) if y is not None or not hasattr(
+        est, "inverse_transform") else \
         cross_val_score(est, X, cv=3, scoring=lambda e, X_, y_=None: float(
             -np.mean((e.inverse_transform(e.transform(X_)) - X_) ** 2)))
 
@@ -95,7 +97,7 @@ class TestModelSelection:
             name, value = names[0], params[names[0]]
             grid = {name: [value, not value] if isinstance(value, bool) else
                     [1, value] if name == "n_components" else [value, 2 * value]}
-        scoring = None if y is not None else (
+        scoring = None if y is not None or not hasattr(est, "inverse_transform") else (
             lambda e, X_, y_=None: float(-np.mean((e.inverse_transform(e.transform(X_)) - X_)**2)))
         model = clone(est) if y is None else _scorable(clone(est))
         if hasattr(model, "steps"):                         # scored through a pipeline
