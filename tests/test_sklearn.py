@@ -13,6 +13,7 @@ import pickle
 import numpy as np
 import pytest
 from sklearn.base import clone, is_classifier
+from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 from sklearn.model_selection import GridSearchCV, cross_val_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
@@ -48,8 +49,17 @@ def _xy(est, kind, seed=0):
     return X, y
 
 
+def _scorable(est):
+    """`est`, or for a supervised transformer without ``score`` (a feature selector) `est`
+    followed by scikit-learn's logistic regression, so that model selection can score it."""
+    return est if hasattr(est, "score") or not hasattr(est, "transform") else \
+        make_pipeline(est, SkLogisticRegression())
+
+
 def _cv_score(est, X, y):
-    return cross_val_score(est, X, y, cv=3) if y is not None else \
+    # a transformer without inverse_transform (kernel PCA: no pre-image) is scored by its score
+    return cross_val_score(_scorable(est), X, y, cv=3) if y is not None or not hasattr(
+        est, "inverse_transform") else \
         cross_val_score(est, X, cv=3, scoring=lambda e, X_, y_=None: float(
             -np.mean((e.inverse_transform(e.transform(X_)) - X_) ** 2)))
 
@@ -87,9 +97,12 @@ class TestModelSelection:
             name, value = names[0], params[names[0]]
             grid = {name: [value, not value] if isinstance(value, bool) else
                     [1, value] if name == "n_components" else [value, 2 * value]}
-        scoring = None if y is not None else (
+        scoring = None if y is not None or not hasattr(est, "inverse_transform") else (
             lambda e, X_, y_=None: float(-np.mean((e.inverse_transform(e.transform(X_)) - X_)**2)))
-        search = GridSearchCV(clone(est), grid, cv=3, scoring=scoring).fit(X, y)
+        model = clone(est) if y is None else _scorable(clone(est))
+        if hasattr(model, "steps"):                         # scored through a pipeline
+            grid = {f"{model.steps[0][0]}__{n}": v for n, v in grid.items()}
+        search = GridSearchCV(model, grid, cv=3, scoring=scoring).fit(X, y)
         for name, values in grid.items():
             assert search.best_params_[name] in values
         assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))

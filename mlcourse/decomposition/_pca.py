@@ -130,6 +130,17 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return Z @ self.components_ + self.mean_
 
 
+def check_spectrum(eigenvalues, min_size: int = 2) -> np.ndarray:
+    """`eigenvalues` as a 1-D array in decreasing order, at least `min_size` of them, after
+    checking that they are non-negative: values down to −eps·p·max|λ| (eigensolver rounding of a
+    zero eigenvalue) are accepted, and returned as they are."""
+    lam = check_array(eigenvalues, "eigenvalues", ndim=1, min_samples=min_size)
+    lam = np.sort(lam)[::-1]
+    if lam[-1] < -RANK_RTOL * lam.size * np.abs(lam).max():    # more than eigensolver rounding
+        raise ValueError(f"eigenvalues must be non-negative (variances); got {lam[-1]:.3g}.")
+    return lam
+
+
 def profile_likelihood(eigenvalues):
     """Zhu & Ghodsi's (2006) profile log-likelihood of each split of a scree plot (lecture 002).
 
@@ -156,10 +167,7 @@ def profile_likelihood(eigenvalues):
     best : int
         The L that maximises ℓ(L) (the smallest such L on ties).
     """
-    lam = check_array(eigenvalues, "eigenvalues", ndim=1, min_samples=3)
-    lam = np.sort(lam)[::-1]
-    if lam[-1] < -RANK_RTOL * lam.size * np.abs(lam).max():    # more than eigensolver rounding
-        raise ValueError(f"eigenvalues must be non-negative (variances); got {lam[-1]:.3g}.")
+    lam = check_spectrum(eigenvalues, min_size=3)
     p = lam.size
     ss = np.empty(p - 1)
     for L in range(1, p):                             # O(p²): p is a number of features

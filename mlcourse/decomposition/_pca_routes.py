@@ -59,11 +59,16 @@ def flip_signs(components: np.ndarray) -> np.ndarray:
     An eigenvector is only defined up to sign; this fixes one, the same as scikit-learn's
     ``svd_flip(..., u_based_decision=False)``, so the three routes return identical arrays.
     """
-    rows = np.arange(components.shape[0])
-    signs = np.sign(components[rows, np.argmax(np.abs(components), axis=1)])
-    signs[signs == 0] = 1.0
-    components *= signs[:, None]
+    components *= largest_signs(components)[:, None]
     return components
+
+
+def largest_signs(rows: np.ndarray) -> np.ndarray:
+    """The sign of the largest-|·| entry of each row (the first one on ties; +1 for a zero row):
+    what :func:`flip_signs` multiplies by, for flipping a paired array the same way."""
+    signs = np.sign(rows[np.arange(rows.shape[0]), np.argmax(np.abs(rows), axis=1)])
+    signs[signs == 0] = 1.0
+    return signs
 
 
 def _top_eigh(A: np.ndarray, k: int):

@@ -1,0 +1,154 @@
+"""Partial least squares regression (lecture 002; Wold's NIPALS as in Wegelin 2000, §4.1, and
+scikit-learn's ``PLSRegression``).
+
+Each component k takes the direction u_k of the (deflated, centred, scaled) inputs whose scores
+t_k = X_k u_k covary most with the targets: u_k maximises ‖Y_kᵀX_k u‖ over unit u, i.e. it is
+the top left singular vector of the p × q cross-product X_kᵀY_k. NIPALS finds it by the power
+method (alternating u ∝ X_kᵀY_k c, c ∝ Y_kᵀX_k u until u stops changing); here it is taken from
+the SVD of X_kᵀY_k directly — the power method's fixed point, without its stopping error.
+Then both blocks are deflated by regression on t_k (``deflation_mode="regression"``):
+
+    p_k = X_kᵀt_k/(t_kᵀt_k),  X_{k+1} = X_k − t_k p_kᵀ,
+    c_k = Y_kᵀt_k/(t_kᵀt_k),  Y_{k+1} = Y_k − t_k c_kᵀ,
+
+and x = Σ_k t_k p_k + residual gives the scores of new inputs as X R with
+R = W(PᵀW)⁻¹ (``x_rotations_``) and the regression coefficients B = R Cᵀ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import linalg
+
+from ..base import RegressorMixin, TransformerMixin
+from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
+from ._pca_routes import RANK_RTOL, flip_signs
+from ._sklearn_base import _LatentBase
+
+__all__ = ["PLSRegression", "check_targets"]
+
+
+def check_targets(Y, name: str = "Y"):
+    """`Y` as a finite (N, q) array, and its number of dimensions (1 or 2) as given."""
+    arr = np.asarray(Y)
+    if arr.ndim == 1:
+        return check_array(arr, name, ndim=1)[:, None], 1
+    return check_array(arr, name), 2
+
+
+def centre_scale(A, scale: bool):
+    """A − mean, divided by the standard deviation (divisor N − 1; 1 for a constant column) if
+    `scale`: scikit-learn's ``_center_scale_xy``. Returns the new array, mean and scale."""
+    mean = A.mean(axis=0)
+    A = A - mean
+    std = A.std(axis=0, ddof=1) if scale else np.ones(A.shape[1])
+    std[std == 0.0] = 1.0
+    return A / std, mean, std
+
+
+class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
+    """Partial least squares regression, PLS2 (NIPALS with regression deflation).
+
+    Parameters
+    ----------
+    n_components : int
+        1 ≤ n_components ≤ min(N, p): the number of latent directions.
+    scale : bool
+        Divide X and Y by their standard deviations (divisor N − 1) after centring, as
+        scikit-learn does.
+
+    Attributes
+    ----------
+    x_weights_ : ndarray of shape (p, r)
+        u_k, unit vectors; the largest-|·| entry of each positive (scikit-learn's sign rule).
+    y_weights_ : ndarray of shape (q, r)
+        Y_kᵀt_k/(t_kᵀt_k) (equal to ``y_loadings_`` under regression deflation).
+    x_loadings_, y_loadings_ : ndarrays of shape (p, r) and (q, r)
+        p_k and c_k.
+    x_scores_, y_scores_ : ndarrays of shape (N, r)
+        t_k = X_k u_k and Y_k c_k/‖c_k‖² (scikit-learn's).
+    x_rotations_, y_rotations_ : ndarrays of shape (p, r) and (q, r)
+        W(PᵀW)⁻¹ and C(CᵀC)⁺: the scores of new (centred, scaled) data are X R.
+    coef_ : ndarray of shape (q, p)
+        Regression coefficients on the original scale: predictions are (x − x̄)ᵀ B + ȳ.
+    intercept_ : ndarray of shape (q,)
+        ȳ.
+    x_mean_, x_std_, y_mean_, y_std_ : ndarrays
+        The centring and scaling.
+    n_components_, n_features_in_, n_targets_ : int
+    y_ndim_ : int
+        1 if y was a vector (``predict`` then returns a vector), else 2.
+    """
+
+    def __init__(self, n_components=2, scale: bool = True):
+        self.n_components = n_components
+        self.scale = scale
+
+    _two_blocks = True                                        # X and a matrix y
+
+    def fit(self, X, y):
+        """Fit to inputs X of shape (N, p) and targets y of shape (N,) or (N, q)."""
+        self._reset()
+        scale = check_bool(self.scale, "scale")
+        X, Y, y_ndim = self._validate_Xy(X, y, multi_output=True)
+        n, p = X.shape
+        q = Y.shape[1]
+        r = check_scalar(self.n_components, "n_components", low=1, integer=True)
+        if r > min(n, p):
+            raise ValueError(f"n_components={r} must be at most min(n_samples, n_features) = "
+                             f"{min(n, p)} (the rank of X bounds the number of components).")
+        Xk, x_mean, x_std = centre_scale(X, scale)
+        Yk, y_mean, y_std = centre_scale(Y, scale)
+        level = RANK_RTOL * max(n, p) * np.einsum("ij,ij->", Xk, Xk)   # rounding of t_kᵀt_k
+        W, P = np.empty((p, r)), np.empty((p, r))
+        C, T, U = np.empty((q, r)), np.empty((n, r)), np.empty((n, r))
+        for k in range(r):
+            cross = Xk.T @ Yk
+            w = linalg.svd(cross, full_matrices=False)[0][:, 0] if q > 1 else \
+                cross[:, 0] / np.linalg.norm(cross)
+            w = flip_signs(w[None, :])[0]
+            t = Xk @ w
+            tt = t @ t
+            if not tt > level:
+                raise ValueError(f"n_components={r} is too many: after {k} component(s) the "
+                                 f"residual of X (or its covariance with y) is numerically "
+                                 f"zero; use n_components <= {max(k, 1)}.")
+            P[:, k] = Xk.T @ t / tt
+            C[:, k] = Yk.T @ t / tt
+            U[:, k] = Yk @ C[:, k] / (C[:, k] @ C[:, k])
+            Xk -= np.outer(t, P[:, k])
+            Yk -= np.outer(t, C[:, k])
+            W[:, k], T[:, k] = w, t
+        # PᵀW is upper triangular with a unit diagonal (p_iᵀw_j = 0 for i > j): a solve is exact
+        R = linalg.solve_triangular(P.T @ W, W.T, lower=False, trans="T").T
+        self.x_weights_, self.y_weights_, self.x_loadings_, self.y_loadings_ = W, C, P, C.copy()
+        self.x_scores_, self.y_scores_ = T, U
+        self.x_rotations_ = R
+        self.y_rotations_ = C @ linalg.pinv(C.T @ C)
+        self.coef_ = ((R @ C.T) * y_std).T / x_std
+        self.intercept_ = y_mean
+        self.x_mean_, self.x_std_, self.y_mean_, self.y_std_ = x_mean, x_std, y_mean, y_std
+        self.n_components_, self.n_targets_, self.y_ndim_ = r, q, y_ndim
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """(x − x̄)ᵀB + ȳ, shape (N,) for vector targets, else (N, q)."""
+        X = self._validate_X(X, fitting=False)
+        pred = (X - self.x_mean_) @ self.coef_.T + self.intercept_
+        return pred[:, 0] if self.y_ndim_ == 1 else pred
+
+    def transform(self, X, y=None):
+        """The x-scores ((x − x̄)/s_x)ᵀR, shape (N, r); with `y` also its scores
+        ((y − ȳ)/s_y)ᵀ C(CᵀC)⁺."""
+        X = self._validate_X(X, fitting=False)
+        scores = (X - self.x_mean_) / self.x_std_ @ self.x_rotations_
+        if y is None:
+            return scores
+        Y, _ = check_targets(y, "y")
+        check_consistent_length(X=X, y=Y)
+        self._check_width(Y, "y", "n_targets_")
+        return scores, (Y - self.y_mean_) / self.y_std_ @ self.y_rotations_
+
+    def fit_transform(self, X, y):
+        """``fit(X, y)`` then ``transform(X, y)``."""
+        return self.fit(X, y).transform(X, y)
