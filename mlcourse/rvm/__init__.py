@@ -17,8 +17,9 @@ from ._fast import (ALIGNMENT_GAIN, ALIGNMENT_MAX, ALIGNMENT_Z, alpha_marginal, 
 from ._em import fit_em
 from ._loop_state import SBLFit
 from ._regressor import RVMRegressor
-from ._sparse_bayes import (NOISE_FLOOR, PRUNE_ALPHA, RCOND_MIN, Posterior, evidence_gradient,
-                            log_evidence, log_evidence_direct, posterior, reestimate)
+from ._reestimate import NOISE_FLOOR, evidence_gradient, reestimate
+from ._sparse_bayes import (PRUNE_ALPHA, RCOND_MIN, Posterior, log_evidence, log_evidence_direct,
+                            posterior)
 
 __all__ = ["RVMRegressor", "ConvergenceWarning", "posterior", "log_evidence",
            "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..utils.validation import check_scalar
 from ._loop_state import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
-from ._sparse_bayes import _mackay
+from ._reestimate import _mackay
 
 __all__ = ["fit_em"]
 

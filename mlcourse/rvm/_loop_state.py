@@ -18,9 +18,9 @@ import numpy as np
 
 from ..special import LOG_2PI
 from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
-from ._sparse_bayes import (Posterior, _beta_update, _check_alpha, _covariance_root, _log_evidence,
-                            _noise_floor, _posterior_from_gram, _posterior_from_root, _root,
-                            _tri_solve)
+from ._reestimate import _beta_update, _noise_floor
+from ._sparse_bayes import (Posterior, _check_alpha, _covariance_root, _log_evidence,
+                            _posterior_from_gram, _posterior_from_root, _root, _tri_solve)
 
 __all__ = ["SBLFit"]
 

@@ -12,7 +12,7 @@ from ..kernels import design_matrix, get_kernel
 from ..utils.validation import check_bool, check_option, check_scalar
 from ._em import fit_em
 from ._fast import ALIGNMENT_MAX, fit_sequential
-from ._sparse_bayes import _spread
+from ._reestimate import _spread
 
 __all__ = ["RVMRegressor"]
 
@@ -139,7 +139,8 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
             raise ValueError(f"y is too large or too small for its variance to be held in floating "
                              f"point (max |y| = {float(top):.3g}); rescale y.")
         beta0 = 1.0 / self.noise_variance if fixed else beta0
-        extra = {"alignment_max": self.alignment_max} if method == "fast" else {}
+        extra = ({"alignment_max": self.alignment_max, "not_first": [n] if self.bias else []}
+                 if method == "fast" else {})
         loop = fit_sequential if method == "fast" else fit_em
         res = loop(Phi, y, beta0, fix_beta=fixed, max_iter=self.max_iter, tol=self.tol, **extra)
         if not res.converged:

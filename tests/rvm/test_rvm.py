@@ -12,6 +12,7 @@ from mlcourse import datasets, rvm
 from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.kernels import linear_spline, rbf
 from mlcourse.rvm import _fast as _rvm_fast
+from mlcourse.rvm import _span
 
 
 # Both loops climb the same evidence, EM from every basis function and fast from none, and stop at
@@ -399,7 +400,7 @@ def test_sinc_noise_free_linear_spline():
     0.0070. Both loops keep 9 ± 1 relevance vectors, and their error stays within four posterior
     standard deviations of the mean (φᵀΣφ, the weights' uncertainty, noise left out) on 1000
     points: the model's own account of how far off it may be. Ours reach 2.4 of them (largest
-    errors 0.0086 and 0.0113); the alignment test's failure on [0, 20] was about 100 off."""
+    errors 0.0086 and 0.0071); the alignment test's failure on [0, 20] was about 100 off."""
     X, t = datasets.sinc_data(100)
     Xt = np.linspace(-10, 10, 1000)[:, None]
     for method in ("em", "fast"):
@@ -835,3 +836,91 @@ def test_sinc_data():
         datasets.sinc_data(10, -0.1)
     with pytest.raises(ValueError, match="high must be greater than low"):
         datasets.sinc_data(10, low=1, high=1)
+
+
+# --- the fast loop's default fit, wherever the inputs sit -------------------------------------
+# A basis function with α = inf is left out, so a maximum of the evidence without the bias is also
+# reachable with it (α_bias = inf): the best fit with the bias is at least as good. Both loops stop
+# at local maxima, so the fast fit with the bias must come within LOCAL_MAXIMA_NATS of the one
+# without (before, on [80, 100] and [100, 120] it stopped 6e4 nats lower with the bias alone).
+
+
+@pytest.mark.parametrize("a, b", SPLINE_RANGES.values(), ids=SPLINE_RANGES.keys())
+def test_fast_with_the_bias_is_no_worse_than_without(a, b):
+    X, t = datasets.sinc_data(100)
+    ev = {bias: rvm.RVMRegressor(kernel="linear_spline", bias=bias, noise_variance=SIGMA_SPLINE**2)
+          .fit(a * X + b, t).log_evidence_ for bias in (False, True)}
+    assert ev[True] > ev[False] - LOCAL_MAXIMA_NATS
+
+
+def test_the_bias_is_not_the_first_addition_unless_nothing_else_gains():
+    """On [80, 100] the bias alone is a local maximum of the evidence (every kernel column then has
+    θ = q² − s < 0); `not_first` keeps it out of the empty model. With only the bias gaining
+    (a kernel that is 0 on the data), it still enters."""
+    X, t = datasets.sinc_data(100)
+    Phi = np.c_[linear_spline(X + 90), np.ones(len(t))]
+    beta = SIGMA_SPLINE**-2
+    trapped = rvm.fit_sequential(Phi, t, beta, fix_beta=True)
+    fit = rvm.fit_sequential(Phi, t, beta, fix_beta=True, not_first=[len(t)])
+    np.testing.assert_array_equal(trapped.active, [len(t)])
+    assert fit.log_evidence > trapped.log_evidence + 1e4
+    lone = rvm.fit_sequential(np.c_[np.zeros((len(t), 3)), np.ones(len(t))], t, 1.0, not_first=[3])
+    np.testing.assert_array_equal(lone.active, [3])
+
+
+@pytest.mark.parametrize("cols", [[21], [-1], [0.5], ["a"]])
+def test_fit_sequential_rejects_bad_not_first(cols):
+    X, t = datasets.sinc_data(20)
+    with pytest.raises(ValueError, match="not_first"):
+        rvm.fit_sequential(np.c_[rbf(X), np.ones(20)], t, 1.0, not_first=cols)
+
+
+@pytest.mark.parametrize("shift", [0.0, 110.0])
+def test_span_downdated_norms_match_recomputed_ones(shift):
+    """_Span downdates ‖pᵢ‖² and pᵢᵀt in O(K) (‖pᵢ‖² − rowᵢ²) and recomputes a column from P once it
+    has lost NORM_RECOMPUTE of its last exact value. Each downdate adds at most about 2ε·ref of
+    error and the value stays above NORM_RECOMPUTE·ref, so after n updates the relative error is
+    below 4nε/NORM_RECOMPUTE; pᵢᵀt likewise, relative to ‖pᵢ‖‖t⊥‖. Linear-spline columns on
+    [100, 120] (all correlating above 0.999) lose most of their norm at the first addition."""
+    X, t = datasets.sinc_data(60)
+    B = linear_spline(X + shift)
+    B, u = B / np.linalg.norm(B, axis=0), t / np.linalg.norm(t)
+    span = _span._Span(B, u)
+    moves = [("add", j) for j in (5, 30, 55, 17, 42)] + [("delete", 30), ("add", 0), ("delete", 5)]
+    for n, (kind, j) in enumerate(moves, start=1):
+        getattr(span, kind)(j)
+        P = span.P[:, :-1]
+        pn, pt, tn = np.einsum("ij,ij->j", P, P), P.T @ span.P[:, -1], span.P[:, -1] @ span.P[:, -1]
+        rel = 4 * n * np.finfo(float).eps / _span.NORM_RECOMPUTE
+        out = np.setdiff1d(np.arange(B.shape[1]), span.order)      # the model's own pᵢ are ~0
+        np.testing.assert_allclose(span.pn[out], pn[out], rtol=rel)
+        np.testing.assert_array_less(np.abs(span.pt[out] - pt[out]), rel * np.sqrt(pn[out] * tn))
+        assert span.tn == pytest.approx(tn, rel=rel)
+
+
+# The evidence maximised over β as well is at least its maximum at any fixed β, so a fit that
+# estimates the noise should come within LOCAL_MAXIMA_NATS of the fit with the noise fixed at its
+# true level. Where the inputs make every column nearly constant (linear spline on [80, 100]) or
+# the kernel is wide (γ = 1/100 on [-10, 10]), the fast loop's first β update, made after
+# BETA_UPDATE_START additions, reads most of the signal as noise and the loop then stops at that
+# high-noise maximum (EM on the spline too). Still open (issue 12), so marked strict xfail: a fix
+# turns them into failures that say so.
+OPEN = pytest.mark.xfail(strict=True, reason="issue 12: the first β update overestimates the noise")
+ESTIMATED_NOISE = {
+    "rbf r=3": ("rbf", 1 / 9, 100, 0.1, 0.0, False),
+    "spline [0, 20]": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 10.0, False),
+    "spline [80, 100]": pytest.param("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, False, marks=OPEN),
+    "spline [80, 100] + bias": pytest.param("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, True,
+                                            marks=OPEN),
+    "rbf r=10, N=500": pytest.param("rbf", 1 / 100, 500, 0.1, 0.0, True, marks=OPEN),
+}
+
+
+@pytest.mark.parametrize("kernel, gamma, n, sigma, shift, bias", ESTIMATED_NOISE.values(),
+                         ids=ESTIMATED_NOISE.keys())
+def test_fast_with_estimated_noise_is_no_worse_than_with_the_true_noise(kernel, gamma, n, sigma,
+                                                                        shift, bias):
+    X, t = datasets.sinc_data(n, sigma if kernel == "rbf" else 0.0, random_state=0)
+    ev = {nv: rvm.RVMRegressor(kernel=kernel, gamma=gamma, bias=bias, noise_variance=nv)
+          .fit(X + shift, t).log_evidence_ for nv in (None, sigma**2)}
+    assert ev[None] > ev[sigma**2] - LOCAL_MAXIMA_NATS
