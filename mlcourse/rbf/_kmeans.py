@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import sparse
+from scipy.linalg import blas as _blas
 
 from ..kernels import sq_dist
 from ..utils.validation import check_array, check_random_state, check_scalar
@@ -64,15 +65,31 @@ def kmeans_plusplus(X, n_clusters: int, random_state=None) -> np.ndarray:
     for _ in range(1, n_clusters):
         nxt = int(rng.choice(N, p=d2 / d2.sum()))
         idx.append(nxt)
-        np.minimum(d2, sq_dist(X, X[[nxt]])[:, 0], out=d2)
+        diff = X - X[nxt]
+        np.minimum(d2, np.einsum("ij,ij->i", diff, diff), out=d2)
     return X[idx].copy()
 
 
 def _means(X, labels, M):
-    """Per-cluster sums and counts, by one sparse (M, N) indicator product."""
-    N = len(X)
-    S = sparse.csr_matrix((np.ones(N), (labels, np.arange(N))), shape=(M, N))
-    return S @ X, np.bincount(labels, minlength=M)
+    """Per-cluster sums and counts: one ``bincount`` per feature for few features, else one
+    sparse (M, N) indicator product."""
+    N, D = X.shape
+    if D <= 16:
+        sums = np.stack([np.bincount(labels, weights=X[:, d], minlength=M) for d in range(D)],
+                        axis=1)
+    else:
+        sums = sparse.csr_matrix((np.ones(N), (labels, np.arange(N))), shape=(M, N)) @ X
+    return sums, np.bincount(labels, minlength=M)
+
+
+def _partial_sq_dist(X, centers):
+    """‖μ_j‖² − 2 x_nᵀμ_j, shape (N, M): ‖x_n − μ_j‖² less the row constant ‖x_n‖², which does
+    not change the nearest centre (one matrix product per Lloyd iteration)."""
+    # dgemm returns Fortran order: form the (M, N) product so that its transpose is C-ordered
+    # and the row-wise argmin runs over contiguous memory.
+    P = _blas.dgemm(-2.0, centers, X, trans_b=True).T
+    P += np.einsum("ij,ij->i", centers, centers)
+    return P
 
 
 def kmeans(X, n_clusters: int, *, init=None, random_state=None, max_iter: int = 300,
@@ -117,14 +134,17 @@ def kmeans(X, n_clusters: int, *, init=None, random_state=None, max_iter: int = 
     threshold = tol * float(np.mean(np.var(X, axis=0)))
     labels = np.full(len(X), -1)
     converged = False
+    xx = np.einsum("ij,ij->i", X, X)
     for n_iter in range(1, max_iter + 1):
-        d2 = sq_dist(X, centers)
+        d2 = _partial_sq_dist(X, centers)           # + ‖x_n‖² = ‖x_n − μ_j‖², see below
         new = np.argmin(d2, axis=1)
         if np.array_equal(new, labels):
             converged = True
             break
         labels = new
         sums, counts = _means(X, labels, M)
+        if (counts == 0).any():
+            d2 += xx[:, None]
         while (counts == 0).any():                  # empty cluster: re-seed (see Notes)
             j = int(np.flatnonzero(counts == 0)[0])
             own = d2[np.arange(len(X)), labels]

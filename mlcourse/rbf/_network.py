@@ -249,10 +249,13 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         centers = km.centers
         widths = (cluster_widths(X, centers, km.labels) if self.width is None
                   else np.full(M, float(self.width)))
-        W = ridge_weights(rbf_design(X, centers, widths), T, self.alpha).T
+        design = rbf_design(X, centers, widths)
+        W = ridge_weights(design, T, self.alpha).T
         alpha = float(self.alpha)
         if train == "kmeans":
-            n_iter, curve = km.n_iter, [network_objective(X, T, W, centers, widths, alpha)[0]]
+            # J of network_objective, from the design matrix already built
+            J = 0.5 * float(np.sum((T - design @ W.T) ** 2)) + 0.5 * alpha * float(np.sum(W**2))
+            n_iter, curve = km.n_iter, [J]
         elif train == "gradient":
             W, centers, widths, n_iter, curve = _fit_joint(X, T, W, centers, widths, alpha,
                                                            max_iter)
