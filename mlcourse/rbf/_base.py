@@ -36,13 +36,17 @@ class _RBFEstimator(BaseEstimator):
     ``__sklearn_tags__`` runs first and calls this one for the base tags.
     """
 
+    # Whether y may be 2-D (C outputs); a subclass that takes only 1-D targets sets it False.
+    _multi_output_targets = True
+
     def __sklearn_tags__(self) -> Tags:
         # Issue 14 makes mlcourse's BaseEstimator scikit-learn's, which has the base tags; until
         # then they are built here, as scikit-learn's BaseEstimator builds them.
         parent = getattr(super(), "__sklearn_tags__", None)
-        if parent is not None:
-            return parent()
-        return Tags(estimator_type=None, target_tags=TargetTags(required=False))
+        tags = (parent() if parent is not None
+                else Tags(estimator_type=None, target_tags=TargetTags(required=False)))
+        tags.target_tags.multi_output = self._multi_output_targets
+        return tags
 
     def _validate_fit(self, X, y, **check_params):
         """(X, y) as float arrays, with ``n_features_in_`` set (scikit-learn's ``validate_data``:

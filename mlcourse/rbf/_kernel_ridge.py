@@ -53,11 +53,6 @@ class KernelRidge(RegressorMixin, _RBFEstimator):
         self.kernel = kernel
         self.gamma = gamma
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True
-        return tags
-
     def fit(self, X, y):
         """Solve (G + λI) D = T by one Cholesky factorisation.
 

@@ -63,11 +63,6 @@ class NadarayaWatson(RegressorMixin, _RBFEstimator):
     def __init__(self, bandwidth=1.0):
         self.bandwidth = bandwidth
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True
-        return tags
-
     def fit(self, X, y):
         """Store the training data (the estimator is memory-based).
 

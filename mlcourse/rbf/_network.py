@@ -215,11 +215,6 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.multi_output = True
-        return tags
-
     def fit(self, X, y):
         """Place the units, then train (see the class docstring).
 

@@ -57,6 +57,8 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
     n_features_in_ : int
     """
 
+    _multi_output_targets = False
+
     def __init__(self, n_components=10, random_state=None, max_iter=200, tol=1e-6):
         self.n_components = n_components
         self.random_state = random_state
