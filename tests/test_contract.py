@@ -64,6 +64,10 @@ PARAMS = {
     "PLSRegression": [{"n_components": 1}, {"n_components": 2}],
     "CCA": [{"n_components": 1}],
     "KernelPCA": [{"n_components": 2}, {"n_components": 2, "kernel": "linear"}],
+    "RBFNetwork": [{"random_state": 0}, {"random_state": 0, "train": "gradient", "max_iter": 30},
+                   {"random_state": 0, "train": "alternating", "max_iter": 5}],
+    "KernelRidge": [{}, {"kernel": "laplacian", "gamma": 0.5}],
+    "NormalizedRBFClassifier": [{"n_components": 3, "random_state": 0}],
 }
 KIND = {"GaussianGenerativeClassifier": "multiclass", "SoftmaxRegression": "multiclass",
         "FeatureSelector": "binary", "CCA": "regression"}
@@ -221,7 +225,8 @@ def test_every_chapter_estimator_is_covered():
     assert names >= {"GaussianGenerativeClassifier", "LogisticRegression", "ProbitRegression",
                      "SoftmaxRegression", "BayesianLogisticRegression", "GaussianProcessRegressor",
                      "GaussianProcessClassifier", "KalmanGPRegressor", "PCA", "RVMRegressor",
-                     "PPCA", "SupervisedPCA", "PLSRegression", "CCA", "KernelPCA"}
+                     "PPCA", "SupervisedPCA", "PLSRegression", "CCA", "KernelPCA",
+                     "RBFNetwork", "KernelRidge", "NadarayaWatson", "NormalizedRBFClassifier"}
     stale = (set(PARAMS) | set(KIND)) - names
     assert not stale, f"PARAMS or KIND name no public estimator: {sorted(stale)}"
     covered = {type(est).__name__ for est, _ in CASES}

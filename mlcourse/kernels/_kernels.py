@@ -15,11 +15,12 @@ import inspect
 import numpy as np
 
 from ..utils.validation import check_array, check_option, check_scalar
-from ._pairwise import (_as_points, _check_scale, _check_univariate, _pair, _spline, linear,
-                        linear_spline, rbf, sq_dist)
+from ._pairwise import (_as_points, _check_scale, _check_univariate, _pair, _spline, laplacian,
+                        linear, linear_spline, rbf, silverman, sq_dist)
 
-__all__ = ["Kernel", "RBFKernel", "LinearKernel", "LinearSplineKernel", "SquaredExponential",
-           "BasisKernel", "KERNELS", "get_kernel", "design_matrix"]
+__all__ = ["Kernel", "RBFKernel", "LaplacianKernel", "SilvermanKernel", "LinearKernel",
+           "LinearSplineKernel", "SquaredExponential", "BasisKernel", "KERNELS", "get_kernel",
+           "design_matrix"]
 
 
 class Kernel:
@@ -82,6 +83,56 @@ class RBFKernel(Kernel):
         """k(x, x) = 1, shape (n,)."""
         check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
         return np.ones(_as_points(X, "X").shape[0])
+
+
+class LaplacianKernel(Kernel):
+    """Laplacian kernel k(x, x′) = exp(−γ‖x − x′‖₁) (:func:`laplacian`; scikit-learn's ``gamma``).
+
+    In one dimension, the exponential kernel exp(−|x − x′|/ℓ), γ = 1/ℓ: the Green's function
+    (up to 1/(2ℓ)) of the smoothness penalty ∫ y² + ℓ²(y′)² dx.
+
+    Parameters
+    ----------
+    gamma : float > 0
+        Inverse length scale.
+    """
+
+    def __init__(self, gamma: float = 1.0):
+        self.gamma = gamma
+
+    def __call__(self, X, Y=None) -> np.ndarray:
+        return laplacian(X, Y, gamma=self.gamma)
+
+    def diag(self, X) -> np.ndarray:
+        """k(x, x) = 1, shape (n,)."""
+        check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
+        return np.ones(_as_points(X, "X").shape[0])
+
+
+class SilvermanKernel(Kernel):
+    """Silverman's kernel e^{−r/√2}(cos(r/√2) + sin(r/√2)), r = |x − x′|/ℓ (:func:`silverman`):
+    the Green's function of ∫ y² + ℓ⁴(y″)² dx, the cubic smoothing spline's equivalent kernel.
+    1-D inputs only.
+
+    Parameters
+    ----------
+    length_scale : float > 0
+        ℓ.
+    """
+
+    def __init__(self, length_scale: float = 1.0):
+        self.length_scale = length_scale
+
+    def __call__(self, X, Y=None) -> np.ndarray:
+        return silverman(X, Y, length_scale=self.length_scale)
+
+    def diag(self, X) -> np.ndarray:
+        """k(x, x) = 1, shape (n,)."""
+        check_scalar(self.length_scale, "length_scale", low=0, low_inclusive=False)
+        X = _as_points(X, "X")
+        if X.shape[1] != 1:
+            raise ValueError(f"silverman is defined for 1-D inputs; got {X.shape[1]} features.")
+        return np.ones(X.shape[0])
 
 
 class LinearKernel(Kernel):
@@ -253,7 +304,8 @@ class BasisKernel(Kernel):
 
 
 # The names that get_kernel resolves (scikit-learn's pairwise-kernel names where they exist).
-KERNELS = {"rbf": RBFKernel, "linear": LinearKernel, "linear_spline": LinearSplineKernel}
+KERNELS = {"rbf": RBFKernel, "laplacian": LaplacianKernel, "linear": LinearKernel,
+           "linear_spline": LinearSplineKernel}
 
 
 def get_kernel(kernel, **params):
@@ -262,7 +314,7 @@ def get_kernel(kernel, **params):
     Parameters
     ----------
     kernel : str, Kernel or callable
-        A name in :data:`KERNELS` (``"rbf"``, ``"linear"``, ``"linear_spline"``), a
+        A name in :data:`KERNELS` (``"rbf"``, ``"laplacian"``, ``"linear"``, ``"linear_spline"``), a
         :class:`Kernel`, or any callable ``k(X, Y)`` returning the (n, m) matrix of k(xᵢ, yⱼ).
     **params
         Hyperparameters for a named kernel. An estimator passes all of its kernel

@@ -3,9 +3,10 @@ against the functions, the one name resolver (get_kernel) and the one design-mat
 
 import numpy as np
 import pytest
+from scipy import integrate
 from sklearn.base import clone
 from sklearn.gaussian_process.kernels import RBF
-from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
+from sklearn.metrics.pairwise import laplacian_kernel, linear_kernel, rbf_kernel
 
 from mlcourse import kernels
 from mlcourse.gp import affine_basis
@@ -95,6 +96,55 @@ def test_sq_dist_accepts_scalar_and_per_feature_scale():
                                   kernels.sq_dist(X / 2.0))
 
 
+def test_laplacian_matches_sklearn(rng):
+    """Both sum |x_d − y_d| over three features and exponentiate: a few ε apart."""
+    X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
+    np.testing.assert_allclose(kernels.laplacian(X, Y, gamma=0.7),
+                               laplacian_kernel(X, Y, gamma=0.7), rtol=1e-14)
+    K = kernels.laplacian(X, gamma=0.7)
+    np.testing.assert_array_equal(K, K.T)
+    np.testing.assert_array_equal(np.diag(K), 1.0)
+
+
+@pytest.mark.parametrize("kernel, symbol, scale", [
+    (kernels.LaplacianKernel(1 / 0.7), lambda w: 1 / (1 + 0.7**2 * w**2), 2 * 0.7),
+    (kernels.SilvermanKernel(0.7), lambda w: 1 / (1 + 0.7**4 * w**4), 2 * np.sqrt(2) * 0.7),
+])
+def test_one_dimensional_kernels_are_green_functions_of_their_penalties(kernel, symbol, scale):
+    """exp(−|x|/ℓ) is 2ℓ times the inverse Fourier transform of 1/(1 + ℓ²ω²), and Silverman's
+    kernel 2√2ℓ times that of 1/(1 + ℓ⁴ω⁴): (1/π)∫_0^∞ cos(ωx)/s(ω) dω by QUADPACK's Fourier
+    quadrature, whose error estimate (1e-12 requested) bounds the difference; the tolerance is
+    10 times the largest estimate, scaled like the kernel, plus the kernel's own rounding."""
+    x = np.array([0.1, 0.5, 1.3, 2.9, 4.4])
+    values = [integrate.quad(symbol, 0, np.inf, weight="cos", wvar=xi, epsabs=1e-12)
+              for xi in x]
+    green = np.array([v for v, _ in values]) / np.pi
+    err = max(e for _, e in values) / np.pi
+    np.testing.assert_allclose(kernel(x[:, None], [[0.0]])[:, 0], scale * green, rtol=0,
+                               atol=10 * scale * err + 1e-14)
+
+
+def test_silverman_is_positive_definite_and_one_dimensional(rng):
+    """Its spectrum 1/(1 + ℓ⁴ω⁴) is positive, so the Gram matrix of distinct points is positive
+    definite although the kernel takes negative values (first zero at r = 3π/(2√2)ℓ)."""
+    x = np.sort(rng.uniform(0, 20, 40))
+    K = kernels.silverman(x, length_scale=1.0)
+    assert np.linalg.eigvalsh(K).min() > 0
+    assert K.min() < 0
+    zero = 3 * np.pi / (2 * np.sqrt(2))
+    assert abs(kernels.silverman([0.0], [zero], length_scale=1.0)[0, 0]) < 1e-15
+    with pytest.raises(ValueError, match="silverman is defined for 1-D inputs"):
+        kernels.SilvermanKernel()(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="silverman is defined for 1-D inputs"):
+        kernels.SilvermanKernel().diag(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="length_scale must be > 0"):
+        kernels.SilvermanKernel(length_scale=0.0)(x)
+    with pytest.raises(ValueError, match="gamma must be > 0"):
+        kernels.LaplacianKernel(gamma=-1.0)(x)
+    with pytest.raises(ValueError, match="gamma must be > 0"):
+        kernels.LaplacianKernel(gamma=0.0).diag(x)
+
+
 def test_linear_matches_sklearn(rng):
     X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
     np.testing.assert_allclose(kernels.linear(X, Y), linear_kernel(X, Y), rtol=1e-14)
@@ -108,6 +158,8 @@ def _objects():
     """(kernel object, the same kernel as a function of X, Y) for every kernel class."""
     return [
         (kernels.RBFKernel(0.7), lambda X, Y: kernels.rbf(X, Y, gamma=0.7)),
+        (kernels.LaplacianKernel(0.7), lambda X, Y: laplacian_kernel(X, Y, gamma=0.7)),
+        (kernels.SilvermanKernel(0.7), lambda X, Y: kernels.silverman(X, Y, length_scale=0.7)),
         (kernels.LinearKernel(), kernels.linear),
         (kernels.LinearSplineKernel(), kernels.linear_spline),
         (kernels.SquaredExponential([0.5], 1.7),
@@ -163,7 +215,9 @@ def test_get_kernel_resolves_names_with_the_parameters_each_kernel_takes():
     assert isinstance(k, kernels.RBFKernel) and k.gamma == 0.3
     assert isinstance(kernels.get_kernel("linear", gamma=0.3), kernels.LinearKernel)
     assert isinstance(kernels.get_kernel("linear_spline", gamma=-1.0), kernels.LinearSplineKernel)
-    assert set(kernels.KERNELS) == {"rbf", "linear", "linear_spline"}
+    assert set(kernels.KERNELS) == {"rbf", "laplacian", "linear", "linear_spline"}
+    k = kernels.get_kernel("laplacian", gamma=0.3)
+    assert isinstance(k, kernels.LaplacianKernel) and k.gamma == 0.3
     obj = kernels.SquaredExponential()
     assert kernels.get_kernel(obj, gamma=0.3) is obj              # objects pass through
     fn = kernels.rbf
@@ -171,8 +225,9 @@ def test_get_kernel_resolves_names_with_the_parameters_each_kernel_takes():
 
 
 @pytest.mark.parametrize("spec, match", [
-    ("poly", "Unknown kernel 'poly'; choose one of 'rbf', 'linear', 'linear_spline'"),
-    (3.0, "kernel must be one of 'rbf', 'linear', 'linear_spline' or a callable"),
+    ("poly", "Unknown kernel 'poly'; choose one of 'rbf', 'laplacian', 'linear', "
+             "'linear_spline'"),
+    (3.0, "kernel must be one of 'rbf', 'laplacian', 'linear', 'linear_spline' or a callable"),
     (None, "kernel must be one of"),
 ])
 def test_get_kernel_rejects_bad_specs(spec, match):
