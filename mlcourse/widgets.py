@@ -7,11 +7,16 @@ shows), then, in a cell tagged ``remove-cell``, make it live::
     interact(draw, threshold=slider(0.5, 0.0, 1.0, 0.01))
 
 ``draw`` must draw a complete figure for the given values (and may call ``plt.show()``).
+
+Every widget :func:`interact` makes is also listed by :func:`made`, so that
+``tests/test_sliders.py`` can move each slider in a live kernel and check that it redraws.
 """
 
 from __future__ import annotations
 
-__all__ = ["slider", "log_slider", "interact"]
+__all__ = ["slider", "log_slider", "interact", "made"]
+
+_MADE = []   # the ipywidgets.interactive objects made in this kernel, oldest first
 
 
 def _ipywidgets():
@@ -41,5 +46,18 @@ def log_slider(value: float, low: float, high: float, description: str | None = 
 
 
 def interact(func, **controls):
-    """``ipywidgets.interact(func, **controls)``; each keyword is a slider (or fixed value)."""
-    return _ipywidgets().interact(func, **controls)
+    """``ipywidgets.interact(func, **controls)``; each keyword is a slider (or fixed value).
+
+    Returns what ipywidgets does (`func`, with the widget as ``func.widget``); the widget is also
+    appended to :func:`made`.
+    """
+    live = _ipywidgets().interact(func, **controls)
+    _MADE.append(live.widget)
+    return live
+
+
+def made() -> list:
+    """The ``ipywidgets.interactive`` widgets :func:`interact` has made in this kernel, oldest
+    first; ``w.kwargs_widgets`` are a widget's controls, and setting a control's ``value`` redraws
+    its figure, as moving the slider does."""
+    return list(_MADE)

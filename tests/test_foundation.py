@@ -204,3 +204,15 @@ def test_widgets_build_sliders():
     assert (s.min, s.max, s.value) == (0.0, 1.0, 0.5)
     ls = widgets.log_slider(1.0, 1e-3, 1e3)
     assert ls.value == pytest.approx(1.0)
+
+
+def test_interact_lists_its_widget_and_a_move_redraws():
+    from mlcourse import widgets
+    calls = []
+
+    def draw(x):
+        calls.append(x)
+    live = widgets.interact(draw, x=widgets.slider(0.5, 0.0, 1.0))
+    assert widgets.made()[-1] is live.widget and calls == [0.5]
+    live.widget.kwargs_widgets[0].value = 0.25          # what moving the slider does
+    assert calls == [0.5, 0.25]
