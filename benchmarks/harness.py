@@ -82,7 +82,8 @@ def run_case(case: Case, repeat: int = 7, quick: bool = False) -> Result:
 
 
 def format_table(results) -> str:
-    head = f"{'case':<52} {'mlcourse':>10} {'baseline':>10} {'ratio':>7} {'goal':>6}  baseline (ratio = mlcourse/baseline)"
+    head = (f"{'case':<52} {'mlcourse':>10} {'baseline':>10} {'ratio':>7} {'goal':>6}  "
+            "baseline (ratio = mlcourse/baseline)")
     lines = [head, "-" * len(head)]
     for r in results:
         flag = "ok" if r.met else "MISSED"
