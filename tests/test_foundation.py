@@ -2,6 +2,8 @@
 the probit approximation, the check helpers, data generators, plots and sliders (the kernels are
 tested in tests/kernels/)."""
 
+import io
+
 import numpy as np
 import pytest
 from scipy import integrate, special, stats
@@ -323,3 +325,24 @@ def test_interact_lists_its_widget_and_a_move_redraws():
     assert widgets.made()[-1] is live.widget and calls == [0.5]
     live.widget.kwargs_widgets[0].value = 0.25          # what moving the slider does
     assert calls == [0.5, 0.25]
+
+
+def test_show_displays_one_png_per_call_of_the_figure_as_drawn(monkeypatch):
+    """widgets.show displays the figure as a PNG of its own size, closes it in pyplot, and shows
+    a kept figure again with its artists' new data."""
+    import IPython.display
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from mlcourse import widgets
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    fig, ax = plt.subplots(figsize=(3, 2), dpi=50)
+    (line,) = ax.plot([0, 1], [0, 1])
+    widgets.show(fig)
+    assert not plt.fignum_exists(fig.number)
+    line.set_ydata([1, 0])
+    widgets.show(fig)
+    images = [Image.open(io.BytesIO(d.data)) for d in shown]
+    assert [i.format for i in images] == ["PNG", "PNG"] and images[0].size == (150, 100)
+    assert images[0].tobytes() != images[1].tobytes()        # the second shows the new data

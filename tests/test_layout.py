@@ -70,7 +70,7 @@ PUBLIC_PATHS = [
     "mlcourse.special:logsumexp", "mlcourse.special:probit", "mlcourse.special:sigmoid",
     "mlcourse.special:softmax",
     "mlcourse.widgets:interact", "mlcourse.widgets:log_slider", "mlcourse.widgets:made",
-    "mlcourse.widgets:slider",
+    "mlcourse.widgets:show", "mlcourse.widgets:slider",
 ]
 
 
