@@ -4,6 +4,11 @@ A benchmark module ``benchmarks/bench_<topic>.py`` defines ``CASES``, a list of 
 The runner (``benchmarks/run.py``) builds each case's inputs once, checks that mlcourse and the
 baseline compute the same thing, times both alternately, and reports medians and their ratio
 against the case's goal.
+
+A baseline is scikit-learn, another mlcourse route, or the **floor**: the least work the problem
+itself needs, written inline with the same NumPy/SciPy primitives (one ``argsort`` for a ROC
+curve; kernel, Cholesky and triangular solves for a GP). Its ``baseline`` starts with "floor",
+and the ratio ours/floor says how much is left to gain.
 """
 
 from __future__ import annotations
@@ -32,7 +37,8 @@ class Case:
     goal : float
         Target ratio ours/theirs (lower is faster); e.g. 0.6 means "at most 0.6x".
     baseline : str
-        What ``theirs`` is (scikit-learn by default, or another mlcourse route).
+        What ``theirs`` is: scikit-learn (the default), another mlcourse route, or
+        ``"floor: <what>"``, the least work the problem needs (see the module docstring).
     """
 
     name: str
@@ -76,7 +82,8 @@ def run_case(case: Case, repeat: int = 7, quick: bool = False) -> Result:
 
 
 def format_table(results) -> str:
-    head = f"{'case':<52} {'mlcourse':>10} {'baseline':>10} {'ratio':>7} {'goal':>6}  baseline"
+    head = (f"{'case':<52} {'mlcourse':>10} {'baseline':>10} {'ratio':>7} {'goal':>6}  "
+            "baseline (ratio = mlcourse/baseline)")
     lines = [head, "-" * len(head)]
     for r in results:
         flag = "ok" if r.met else "MISSED"

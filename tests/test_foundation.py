@@ -2,6 +2,8 @@
 the probit approximation, the check helpers, data generators, plots and sliders (the kernels are
 tested in tests/kernels/)."""
 
+import io
+
 import numpy as np
 import pytest
 from scipy import integrate, special, stats
@@ -152,6 +154,113 @@ def test_check_helpers(capsys):
         checks.check(False, "e")
 
 
+@pytest.mark.parametrize("bound, digits, expected", [
+    (3.2e-7, 1, 4e-7), (3e-10, 1, 3e-10), (3e-10 * (1 + 1e-12), 1, 3e-10), (0.95, 1, 1.0),
+    (1.234e-5, 2, 1.3e-5), (7.0, 1, 7.0), (7.01, 1, 8.0), (123.0, 2, 130.0),
+])
+def test_round_up(bound, digits, expected):
+    assert checks.round_up(bound, digits) == pytest.approx(expected, rel=1e-12)
+
+
+def test_round_up_is_an_upper_bound_within_one_unit(rng):
+    for bound in 10.0 ** rng.uniform(-16, 3, 200):
+        for digits in (1, 2):
+            up = checks.round_up(bound, digits)
+            unit = 10.0 ** (np.floor(np.log10(bound)) - digits + 1)
+            assert bound * (1 - 1e-6) <= up <= bound + unit * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("bad", [0.0, -1e-3, np.nan, np.inf])
+def test_round_up_rejects_a_non_positive_bound(bad):
+    with pytest.raises(ValueError, match="bound must be a positive finite number"):
+        checks.round_up(bad)
+
+
+def test_relative_rounding():
+    assert checks.relative_rounding(3, 4) == 10 * checks.EPS * 10
+    assert checks.relative_rounding(500, 40) == 10 * checks.EPS * 500
+
+
+def test_central_differences_and_their_error_bounds():
+    """sin at x: the error of a central difference is below fd_error's bound, and of the
+    truncation's own size (the bound is not vacuous); the step-4h estimate of the truncation
+    for z³ (third derivative 6, error h² exactly, up to rounding) is h²."""
+    from mlcourse.utils.numdiff import central_differences
+    EPS = checks.EPS
+    x, h = np.array([0.3, 1.2, 2.5]), 1e-3
+    fd = central_differences(lambda z: np.sin(z).sum(), x, h)
+    bound = checks.fd_error(EPS * np.abs(np.sin(x)).sum(), np.abs(x), 1.0, 1.0, h)
+    err = np.abs(fd - np.cos(x))
+    assert np.all(err <= bound) and np.all(bound <= 2 * h**2 / 6)
+    assert np.all(err > 0.5 * h**2 / 6 * np.abs(np.cos(x)))
+    fd_h, fd_4h = (central_differences(lambda z: (z**3).sum(), x, s) for s in (h, 4 * h))
+    np.testing.assert_allclose(checks.fd_truncation(fd_h, fd_4h, 4), h**2, rtol=1e-6)
+    # a vector function: row i is the derivative in z_i (the transposed Jacobian)
+    J = central_differences(lambda z: np.array([z[0] * z[1], z[1] ** 2]), np.array([2.0, 3.0]), h)
+    np.testing.assert_allclose(J, [[3.0, 0.0], [2.0, 6.0]], atol=1e-9)
+
+
+def test_nll_and_gradient_rounding_bound_the_rounding(rng):
+    """E = Σ ln(1 + exp(a_n)) and its gradient in float64 against the same in extended
+    precision (where NumPy has it): the errors stay below the bounds."""
+    if np.finfo(np.longdouble).eps >= checks.EPS:
+        pytest.skip("no extended precision on this platform")
+    Phi = rng.normal(size=(300, 4)) * 3
+    w = rng.normal(size=4)
+    a, a_l = Phi @ w, Phi.astype(np.longdouble) @ w.astype(np.longdouble)
+    nll, nll_l = np.logaddexp(0, a), np.logaddexp(np.longdouble(0), a_l)
+    d1, d1_l = special.expit(a), 1 / (1 + np.exp(-a_l))
+    E_err = abs(float(np.sum(nll) - np.sum(nll_l)))
+    g_err = np.abs((Phi.T @ d1 - Phi.T.astype(np.longdouble) @ d1_l).astype(float))
+    assert E_err <= checks.nll_rounding(Phi, w, nll, d1)
+    assert np.all(g_err <= checks.gradient_rounding(Phi, w, d1, d1 * (1 - d1)))
+
+
+def test_newton_gradient_and_optimum_gap_bound_a_fitted_logistic_regression():
+    from mlcourse.linear import LogisticRegression, design_matrix, logistic_objective
+    X, y = datasets.gaussian_classes(60, [[0, 0], [1, 1]], np.eye(2), random_state=1)
+    model = LogisticRegression(alpha=1.0).fit(X, y)
+    Phi, w = design_matrix(X), np.r_[model.intercept_, model.coef_[0]]
+    A = np.r_[0.0, 1.0, 1.0]
+    _, g, H = logistic_objective(w, Phi, y, precision=A)
+    g_round = checks.gradient_rounding(Phi, w, special.expit(Phi @ w) - y, 0.25)
+    g_bound = checks.newton_gradient(Phi, w, g_round, third=0.1)
+    assert np.linalg.norm(g) <= g_bound
+    # a point 1e-3 away along the weakest direction: the gap is its distance, to first order
+    # (E is quadratic near the minimum up to a relative O(1e-3))
+    lam, V = np.linalg.eigh(H)
+    w_off = w + 1e-3 * V[:, 0]
+    g_off = logistic_objective(w_off, Phi, y, precision=A, hessian=False)[1]
+    gap = checks.optimum_gap(H, np.linalg.norm(g_off), g_bound)
+    assert abs(gap - 1e-3) <= 1e-5 + 2 * g_bound / lam[0]
+    assert checks.optimum_gap(np.diag([0.0, 2.0]), 1.0, n_null=1) == 0.5   # null one skipped
+    assert checks.gradient_at_stop(4, 100, 1e-12) == pytest.approx(2e-10, rel=1e-12)
+
+
+def test_lbfgsb_tolerances_bound_scipys_stop():
+    """Maximise a smooth concave f with SciPy's L-BFGS-B defaults: the gradient left and the
+    distance from the known maximum are within the bounds."""
+    from scipy import optimize
+    B = np.array([[3.0, 1.0], [1.0, 0.5]])
+    top = np.array([0.7, -1.3])
+
+    def f(v):
+        d = v - top
+        return 2.0 - 0.5 * d @ B @ d - 0.1 * np.sum(d**4)
+
+    def grad(v):
+        d = v - top
+        return -B @ d - 0.4 * d**3
+
+    res = optimize.minimize(lambda v: -f(v), np.zeros(2), jac=lambda v: -grad(v),
+                            method="L-BFGS-B")
+    g_tol, theta_tol = checks.lbfgsb_tolerances(grad, res.x, f(res.x), parameters=True)
+    assert np.all(np.abs(grad(res.x)) <= g_tol)
+    assert np.all(np.abs(res.x - top) <= theta_tol)
+    np.testing.assert_array_equal(checks.lbfgsb_tolerances(grad, res.x, f(res.x)), g_tol)
+    assert checks.lbfgsb_gain(-3.0) == 10 * checks.LBFGSB_FTOL * 3.0
+
+
 def test_gaussian_classes(rng):
     X, y = datasets.gaussian_classes([300, 200], [[0, 0], [3, 1]], [[1, 0.5], [0.5, 2]], random_state=0)
     assert X.shape == (500, 2) and np.bincount(y).tolist() == [300, 200]
@@ -204,3 +313,36 @@ def test_widgets_build_sliders():
     assert (s.min, s.max, s.value) == (0.0, 1.0, 0.5)
     ls = widgets.log_slider(1.0, 1e-3, 1e3)
     assert ls.value == pytest.approx(1.0)
+
+
+def test_interact_lists_its_widget_and_a_move_redraws():
+    from mlcourse import widgets
+    calls = []
+
+    def draw(x):
+        calls.append(x)
+    live = widgets.interact(draw, x=widgets.slider(0.5, 0.0, 1.0))
+    assert widgets.made()[-1] is live.widget and calls == [0.5]
+    live.widget.kwargs_widgets[0].value = 0.25          # what moving the slider does
+    assert calls == [0.5, 0.25]
+
+
+def test_show_displays_one_png_per_call_of_the_figure_as_drawn(monkeypatch):
+    """widgets.show displays the figure as a PNG of its own size, closes it in pyplot, and shows
+    a kept figure again with its artists' new data."""
+    import IPython.display
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from mlcourse import widgets
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    fig, ax = plt.subplots(figsize=(3, 2), dpi=50)
+    (line,) = ax.plot([0, 1], [0, 1])
+    widgets.show(fig)
+    assert not plt.fignum_exists(fig.number)
+    line.set_ydata([1, 0])
+    widgets.show(fig)
+    images = [Image.open(io.BytesIO(d.data)) for d in shown]
+    assert [i.format for i in images] == ["PNG", "PNG"] and images[0].size == (150, 100)
+    assert images[0].tobytes() != images[1].tobytes()        # the second shows the new data

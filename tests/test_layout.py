@@ -22,6 +22,12 @@ PACKAGE = ROOT / "mlcourse"
 PUBLIC_PATHS = [
     "mlcourse.base:BaseEstimator", "mlcourse.base:ClassifierMixin",
     "mlcourse.checks:check", "mlcourse.checks:check_close", "mlcourse.checks:check_equal",
+    "mlcourse.checks:EPS", "mlcourse.checks:round_up", "mlcourse.checks:relative_rounding",
+    "mlcourse.checks:fd_error", "mlcourse.checks:fd_truncation", "mlcourse.checks:nll_rounding",
+    "mlcourse.checks:gradient_rounding", "mlcourse.checks:newton_gradient",
+    "mlcourse.checks:gradient_at_stop", "mlcourse.checks:optimum_gap",
+    "mlcourse.checks:LBFGSB_FTOL", "mlcourse.checks:LBFGSB_GTOL", "mlcourse.checks:lbfgsb_gain",
+    "mlcourse.checks:lbfgsb_tolerances",
     "mlcourse.datasets:gaussian_classes", "mlcourse.datasets:sinc", "mlcourse.datasets:sinc_data",
     "mlcourse.feature_selection:FeatureSelector",
     "mlcourse.feature_selection:HistogramClassifier",
@@ -82,7 +88,8 @@ PUBLIC_PATHS = [
     "mlcourse.special:log_probit", "mlcourse.special:log_sigmoid", "mlcourse.special:log_softmax",
     "mlcourse.special:logsumexp", "mlcourse.special:probit", "mlcourse.special:sigmoid",
     "mlcourse.special:softmax",
-    "mlcourse.widgets:interact", "mlcourse.widgets:log_slider", "mlcourse.widgets:slider",
+    "mlcourse.widgets:interact", "mlcourse.widgets:log_slider", "mlcourse.widgets:made",
+    "mlcourse.widgets:show", "mlcourse.widgets:slider",
 ]
 
 

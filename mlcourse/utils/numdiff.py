@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["numerical_gradient", "numerical_jacobian", "numerical_hessian", "FD_STEP_FIRST",
-           "FD_STEP_SECOND"]
+__all__ = ["central_differences", "numerical_gradient", "numerical_jacobian", "numerical_hessian",
+           "FD_STEP_FIRST", "FD_STEP_SECOND"]
 
 _EPS = np.finfo(float).eps
 # Central-difference steps, relative to 1 + |z_i|: ε^(1/3) ≈ 6e-6 balances the O(h²) truncation
@@ -23,11 +23,30 @@ def _steps(z, rel):
     return rel * (1.0 + np.abs(z))
 
 
-def numerical_gradient(f, z) -> np.ndarray:
-    """∇f(z) by central differences, shape (M,): (f(z + h_i e_i) − f(z − h_i e_i)) / 2h_i."""
+def central_differences(f, z, h) -> np.ndarray:
+    """Central differences of f at z with the given steps: row i is (f(z + h_i e_i) − f(z −
+    h_i e_i)) / 2h_i ≈ ∂f/∂z_i, shape (M,) for a scalar f (the gradient) or (M, K) for f with
+    K outputs (the transposed Jacobian; for f = ∇g, the Hessian of g).
+
+    Parameters
+    ----------
+    f : callable(z) -> float or ndarray of shape (K,)
+    z : array_like of shape (M,)
+    h : float or array_like of shape (M,)
+        One step for every coordinate, or one each. The error is O(h²) truncation plus
+        O(ε/h) rounding (:func:`mlcourse.checks.fd_error` bounds both).
+    """
     z = np.asarray(z, dtype=float)
-    h = _steps(z, FD_STEP_FIRST)
-    return np.array([(f(z + hi * e) - f(z - hi * e)) / (2 * hi) for hi, e in zip(h, np.eye(len(z)))])
+    steps = np.broadcast_to(np.asarray(h, dtype=float), z.shape)
+    return np.array([(f(z + hi * e) - f(z - hi * e)) / (2 * hi)
+                     for hi, e in zip(steps, np.eye(len(z)))])
+
+
+def numerical_gradient(f, z) -> np.ndarray:
+    """∇f(z) by central differences, shape (M,): (f(z + h_i e_i) − f(z − h_i e_i)) / 2h_i,
+    h_i = FD_STEP_FIRST·(1 + |z_i|)."""
+    z = np.asarray(z, dtype=float)
+    return central_differences(f, z, _steps(z, FD_STEP_FIRST))
 
 
 def numerical_jacobian(g, z) -> np.ndarray:

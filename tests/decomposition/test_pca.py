@@ -14,17 +14,16 @@ from scipy import stats
 from sklearn.decomposition import PCA as SkPCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
+from mlcourse.checks import EPS, relative_rounding
 from mlcourse.pca import PCA, fisher_criterion, fisher_direction, profile_likelihood
 
 METHODS = ["eig", "svd", "dual"]
 
 
-EPS = np.finfo(float).eps
-
-
 def rounding(X):
-    """10·eps·max(N, D, 10): the relative rounding error of a decomposition of X."""
-    return 10 * EPS * max(*np.shape(X), 10)
+    """10·eps·max(N, D, 10), the relative rounding error of a decomposition of X:
+    mlcourse.checks.relative_rounding of its shape, as in the chapter."""
+    return relative_rounding(*np.shape(X))
 
 
 def route_tolerances(X, k):

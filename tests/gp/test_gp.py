@@ -15,10 +15,12 @@ from sklearn.gaussian_process import GaussianProcessClassifier as SkGPC
 from sklearn.gaussian_process import GaussianProcessRegressor as SkGPR
 from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
 
+from mlcourse.checks import EPS, fd_truncation
 from mlcourse.exceptions import NotFittedError
 from mlcourse.gp import (GaussianProcessClassifier, GaussianProcessRegressor, KalmanGPRegressor,
                          affine_basis, laplace_mode)
 from mlcourse.kernels import BasisKernel, SquaredExponential
+from mlcourse.utils.numdiff import central_differences
 
 
 @pytest.fixture
@@ -404,17 +406,12 @@ def test_classifier_lml_gradient(classification):
     sk_value, sk_grad = sk.log_marginal_likelihood(theta, eval_gradient=True)
     assert value == pytest.approx(sk_value, abs=1e-6)
     np.testing.assert_allclose(grad, sk_grad, rtol=1e-5, atol=1e-6)
-    h = 1e-4
-
-    def central(step):
-        return np.array([(ours.log_marginal_likelihood(theta + step * e)
-                          - ours.log_marginal_likelihood(theta - step * e)) / (2 * step)
-                         for e in np.eye(len(theta))])
-
+    h, lml = 1e-4, ours.log_marginal_likelihood
     # truncation h²L'''/6 from the change to step 4h (15 times it), plus the values' rounding
     # (the mode is converged to rounding, so ~ Nε|value| each)
-    fd = central(h)
-    budget = np.abs(central(4 * h) - fd).max() / 15 + len(t) * np.finfo(float).eps * abs(value) / h
+    fd = central_differences(lml, theta, h)
+    budget = (fd_truncation(fd, central_differences(lml, theta, 4 * h), 4).max()
+              + len(t) * EPS * abs(value) / h)
     np.testing.assert_allclose(grad, fd, rtol=0, atol=3 * budget)
 
 

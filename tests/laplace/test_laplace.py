@@ -16,15 +16,10 @@ from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.laplace import (BayesianLogisticRegression, LaplaceResult, laplace_approximation,
                               probit_approximation)
 from mlcourse.linear import design_matrix
-from mlcourse.utils.numdiff import (FD_STEP_FIRST, FD_STEP_SECOND, numerical_gradient,
-                                    numerical_hessian, numerical_jacobian)
+from mlcourse.utils.numdiff import (FD_STEP_FIRST, FD_STEP_SECOND, central_differences,
+                                    numerical_gradient, numerical_hessian, numerical_jacobian)
 
 EPS = np.finfo(float).eps
-
-
-def fd(f, w, h=1e-5):
-    """Central differences: row i is ∂f/∂w_i (gradient of a scalar, Jacobian of a vector)."""
-    return np.array([(f(w + h * e) - f(w - h * e)) / (2 * h) for e in np.eye(len(w))])
 
 
 def logistic_gaussian(mu, var):
@@ -274,8 +269,8 @@ def test_posterior_precision_is_minus_hessian(fit_intercept):
                 + stats.norm.logpdf(prior_w, scale=alpha**-0.5).sum())
 
     w = m.posterior_mean_
-    np.testing.assert_allclose(fd(log_post, w), 0, atol=1e-7)
-    H = fd(lambda v: fd(log_post, v, h=1e-4), w, h=1e-4)
+    np.testing.assert_allclose(central_differences(log_post, w, 1e-5), 0, atol=1e-7)
+    H = central_differences(lambda v: central_differences(log_post, v, 1e-4), w, 1e-4)
     np.testing.assert_allclose(m.posterior_precision_, -H, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(m.posterior_cov_ @ m.posterior_precision_, np.eye(len(w)),
                                atol=1e-12)

@@ -16,14 +16,15 @@ from mlcourse.datasets import gaussian_classes
 from mlcourse.exceptions import ConvergenceWarning, NotFittedError
 from mlcourse.linear import (COLLINEAR_TOL, GaussianGenerativeClassifier, LogisticRegression,
                              ProbitRegression, SeparationWarning, SoftmaxRegression)
+from mlcourse.checks import (EPS, fd_error, gradient_at_stop, gradient_rounding, newton_gradient,
+                             nll_rounding, optimum_gap)
+from mlcourse.utils.numdiff import central_differences
 from mlcourse.utils.optimize import newton_direction, restrict
 
-# --- tolerances from the numerics ----------------------------------------------------------------
-# One rounding moves a result by at most EPS/2 of its size; a sum of N terms by at most N·EPS
-# times the sum of their sizes, whatever the order of the additions or the BLAS kernel.
-EPS = np.finfo(float).eps
+# --- tolerances from the numerics (the bounds are mlcourse.checks', shared with the chapter) -----
 SK_TOL = 1e-12          # sk_exact stops when max|∇E|/N ≤ SK_TOL (its objective is E/N)
-NEWTON_TOL = 1e-8       # the estimators' Newton tol (the default of newton_minimize)
+H_FD = 1e-6             # the finite-difference step (fd_error's default h)
+NEWTON_TOL = 1e-8       # the estimators' Newton tol (newton_gradient's default too)
 # Bounds on |ℓ'''| and |ℓ''''| of one term of each NLL, as a function of its activation: the
 # sigmoid's |σ''| ≤ 1/(6√3) and |σ'''| ≤ 1/8; the probit's maxima (0.296 and 0.189, checked in
 # test_probit_higher_derivatives_are_bounded). A softmax probability, as a function of one
@@ -39,59 +40,6 @@ def sk_exact(alpha, **kw):
                       max_iter=10_000, **kw)
 
 
-def fd_grad(f, w, h=1e-6):
-    """Central differences of a scalar function."""
-    return np.array([(f(w + h * e) - f(w - h * e)) / (2 * h) for e in np.eye(len(w))])
-
-
-def fd_error(f_rounding, x_size, slope, third, h=1e-6):
-    """Bound on the error of fd_grad: the rounding of f, and of the points x ± h (EPS·|x|·|f'|),
-    divided by h, plus the truncation h²·|f'''|/6 of a central difference."""
-    return (f_rounding + EPS * x_size * slope) / h + h**2 * third / 6
-
-
-def _activation_size(Phi, w):
-    """|φ_n|ᵀ|w| per point (for the softmax, with the largest |w_k| entry by entry)."""
-    return np.abs(Phi) @ np.abs(np.reshape(w, (-1, Phi.shape[1]))).max(axis=0)
-
-
-def nll_rounding(Phi, w, nll, d1):
-    """Bound on the rounding error of E = Σ_n ℓ_n(a_n), a_n = φ_nᵀw: each term errs by about
-    EPS·ℓ_n and by |ℓ'_n| = |d1| times the rounding of a_n, and N terms are added."""
-    slopes = np.sum(np.abs(d1).reshape(len(Phi), -1), axis=1)
-    per_point = np.abs(nll) + slopes * _activation_size(Phi, w)
-    return len(Phi) * EPS * np.sum(per_point)
-
-
-def gradient_rounding(Phi, w, d1, d2):
-    """The same for each component of ∇E = Σ_n ℓ'_n φ_n (d1 = ℓ'_n, a column per class for the
-    softmax): ℓ'_n errs by about EPS, and by ℓ''_n = d2 times the rounding of a_n."""
-    act = _activation_size(Phi, w)
-    per_point = np.abs(d1) + 1 + np.abs(d2) * (act if np.ndim(d1) == 1 else act[:, None])
-    return len(Phi) * EPS * (np.abs(Phi).T @ per_point)
-
-
-def newton_gradient(Phi, w, g_rounding, third, tol=NEWTON_TOL):
-    """Bound on ‖∇E‖₂ where newton_minimize stopped: its last step d, which it takes, had
-    max|d| ≤ tol·(1 + max|w|) and leaves a gradient of at most ½·L·‖d‖², L = third·Σ_n‖φ_n‖³
-    bounding how fast the Hessian changes; plus the rounding of ∇E."""
-    step = np.sqrt(np.size(w)) * tol * (1 + np.max(np.abs(w)))
-    return (0.5 * third * np.sum(np.linalg.norm(Phi, axis=1) ** 3) * step**2
-            + np.linalg.norm(g_rounding))
-
-
-def sklearn_gradient(Phi, g_rounding, n_vectors=1):
-    """Bound on ‖∇E‖₂ where sk_exact stopped (max|∇E|/N ≤ SK_TOL), plus rounding."""
-    return np.sqrt(n_vectors * Phi.shape[1]) * len(Phi) * SK_TOL + np.linalg.norm(g_rounding)
-
-
-def optimum_gap(H, *gradient_bounds, n_null=0):
-    """Bound on ‖w₁ − w₂‖₂ for points near the minimum of a convex E with Hessian H there:
-    ‖w − w*‖₂ ≤ ‖∇E(w)‖₂ / λ_min(H), λ_min the smallest eigenvalue after n_null null ones
-    (directions that change nothing, e.g. a common shift of the softmax's weight vectors)."""
-    return sum(gradient_bounds) / np.linalg.eigvalsh(H)[n_null]
-
-
 def binary_fit_bounds(model, X, y, alpha, kind="logit"):
     """Weights (w0, w) of a fitted logistic or probit model, its Hessian and the bounds on ‖∇E‖
     at its weights (Newton's stopping rule) and at sk_exact's (its tol)."""
@@ -103,7 +51,8 @@ def binary_fit_bounds(model, X, y, alpha, kind="logit"):
     terms = linear.logit_nll_terms if kind == "logit" else linear.probit_nll_terms
     _, _, H = objective(w, Phi, y, precision=precision)
     g_r = gradient_rounding(Phi, w, *terms(Phi @ w, y)[1:])
-    return Phi, w, H, newton_gradient(Phi, w, g_r, THIRD[kind]), sklearn_gradient(Phi, g_r)
+    return (Phi, w, H, newton_gradient(Phi, w, g_r, THIRD[kind]),
+            gradient_at_stop(Phi.shape[1], len(Phi), SK_TOL, g_r))
 
 
 def softmax_fit_bounds(model, X, y, alpha):
@@ -115,7 +64,7 @@ def softmax_fit_bounds(model, X, y, alpha):
     g_r = gradient_rounding(Phi, W, model.predict_proba(X) - T, 0.25)
     n_null = Phi.shape[1] if alpha == 0 else 1      # a common shift of all w_k, or of the w_k0
     return (Phi, W, H, newton_gradient(Phi, W, g_r, THIRD["softmax"]),
-            sklearn_gradient(Phi, g_r, len(model.classes_)), n_null)
+            gradient_at_stop(len(model.classes_) * Phi.shape[1], len(Phi), SK_TOL, g_r), n_null)
 
 
 @pytest.fixture(scope="module")
@@ -161,8 +110,8 @@ def test_binary_objective_derivatives(link, kind, rng):
     w = rng.normal(size=M)
     E, g, H = objective(w, Phi, t, A, m0)
     gfun = lambda v: objective(v, Phi, t, A, m0)[1]  # noqa: E731
-    g_fd = fd_grad(lambda v: objective(v, Phi, t, A, m0)[0], w)
-    H_fd = fd_grad(gfun, w)
+    g_fd = central_differences(lambda v: objective(v, Phi, t, A, m0)[0], w, H_FD)
+    H_fd = central_differences(gfun, w, H_FD)
     # fd_error with the rounding of E and of ∇E (the NLL's, plus the prior's: M² and M terms of
     # size |A||w − m0|) and the NLL term's third and fourth derivatives (the prior is quadratic)
     nll, d1, d2 = terms(Phi @ w, t)
@@ -281,9 +230,9 @@ def test_softmax_objective_derivatives(precision, rng):
     tol_H = fd_error(g_round, np.abs(w).max(), np.abs(H).max(),
                      FOURTH["logit"] * np.sum(np.abs(Phi).max(axis=1) ** 4))
     gfun = lambda v: linear.softmax_objective(v, Phi, T, A)[1]  # noqa: E731
-    np.testing.assert_allclose(fd_grad(lambda v: linear.softmax_objective(v, Phi, T, A)[0], w), g,
-                               rtol=0, atol=tol_g)
-    np.testing.assert_allclose(fd_grad(gfun, w), H, rtol=0, atol=tol_H)
+    efun = lambda v: linear.softmax_objective(v, Phi, T, A)[0]  # noqa: E731
+    np.testing.assert_allclose(central_differences(efun, w, H_FD), g, rtol=0, atol=tol_g)
+    np.testing.assert_allclose(central_differences(gfun, w, H_FD), H, rtol=0, atol=tol_H)
 
 
 def test_check_precision_rejects_bad_priors():

@@ -1,5 +1,7 @@
 """mlcourse.metrics against scikit-learn, on random inputs with many ties, and on bad input."""
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 import sklearn.metrics as skm
@@ -106,6 +108,83 @@ def test_auc_is_mann_whitney(rng):
     u = ((d > 0).sum() + 0.5 * (d == 0).sum()) / d.size      # exact counts, one division
     n_points = len(metrics.roc_curve(t, s)[0])
     assert metrics.roc_auc(t, s) == pytest.approx(u, rel=0, abs=auc_rounding(n_points) + EPS)
+
+
+def exact_auc(t, s):
+    """U / (N₊N₋) by counting every pair (ties ½), as a correctly rounded float."""
+    t, s = np.asarray(t), np.asarray(s, dtype=float)
+    d = s[t == 1][:, None] - s[t == 0][None, :]
+    return float(Fraction(int(2 * (d > 0).sum() + (d == 0).sum()), 2 * d.size))
+
+
+def reference_table(t, s, ties):
+    """The lecture's construction by a full sort: np.lexsort on (label, -score), then counts."""
+    t, s = np.asarray(t), np.asarray(s, dtype=float)
+    order = np.lexsort((t if ties == "pessimistic" else -t, -s))
+    s_sorted, t_sorted = s[order], t[order]
+    last = (np.append(np.flatnonzero(s_sorted[1:] != s_sorted[:-1]), s.size - 1)
+            if ties == "group" else np.arange(s.size))
+    tp = np.append(0, np.cumsum(t_sorted)[last])
+    return np.append(np.inf, s_sorted[last]), tp, np.append(0, last + 1) - tp
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_roc_auc_is_the_exact_mann_whitney_ratio(seed):
+    """The counts are exact integers and the ratio one division: equal to the last bit."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 400))
+    t = random_labels(rng, n)
+    t[:2] = [0, 1]
+    s = rng.integers(0, int(rng.integers(1, 30)), n) * rng.choice([1.0, 0.1, -3.0])
+    assert metrics.roc_auc(t, s) == exact_auc(t, s)
+    # the chapter's rule (ties grouped, trapezoids over the ROC points) rounds each trapezoid
+    table = metrics.roc_table(t, s)
+    assert metrics.roc_auc(t, s) == pytest.approx(table.auc(), rel=0,
+                                                  abs=auc_rounding(len(table.tp)) + EPS)
+
+
+@pytest.mark.parametrize("t, s, auc", [
+    ([0, 1, 0, 1, 1], [2.0] * 5, 0.5),                        # all tied: every pair counts ½
+    ([1, 0, 0, 0, 0, 0], [0.5, 0.1, 0.5, 0.5, 0.9, 0.2], 0.6),  # (2 + 2·½) / 5, a tied positive
+    ([0, 1], [0.0, -0.0], 0.5),                                # -0.0 and 0.0 are one score
+    ([0, 0, 1, 1], [0.1, 0.2, 0.3, 0.4], 1.0),                 # perfect ranking
+    ([1, 1, 0, 0], [0.1, 0.2, 0.3, 0.4], 0.0),                 # reversed
+])
+def test_roc_auc_edge_cases(t, s, auc):
+    assert metrics.roc_auc(t, s) == auc == exact_auc(t, s) == skm.roc_auc_score(t, s)
+
+
+@pytest.mark.parametrize("n_pos", [1, 2, 9_999])
+def test_roc_auc_extreme_imbalance(n_pos):
+    """One class nearly absent, with ties, on either side: still the exact ratio."""
+    rng = np.random.default_rng(n_pos)
+    n = 10_000
+    t = np.zeros(n, dtype=int)
+    t[rng.choice(n, n_pos, replace=False)] = 1
+    s = np.round(rng.normal(size=n) + t, 1)
+    assert metrics.roc_auc(t, s) == exact_auc(t, s)
+    # scikit-learn's trapezoid sum over at most n + 1 points rounds each term
+    n_points = len(metrics.roc_curve(t, s)[0])
+    assert metrics.roc_auc(t, s) == pytest.approx(skm.roc_auc_score(t, s), rel=0,
+                                                  abs=auc_rounding(n_points) + EPS)
+
+
+@pytest.mark.parametrize("ties", ["group", "optimistic", "pessimistic"])
+@pytest.mark.parametrize("seed", range(10))
+def test_roc_table_matches_a_full_sort(ties, seed):
+    """The sort-each-class-and-merge table equals the one built by a full lexsort."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 300))
+    t = random_labels(rng, n)
+    t[:2] = [1, 0]
+    s = rng.integers(0, int(rng.integers(1, 15)), n) * rng.choice([1.0, 0.25, -2.0])
+    table = metrics.roc_table(t, s, ties=ties)
+    thresholds, tp, fp = reference_table(t, s, ties)
+    np.testing.assert_array_equal(table.thresholds, thresholds)
+    np.testing.assert_array_equal(table.tp, tp)
+    np.testing.assert_array_equal(table.fp, fp)
+    np.testing.assert_array_equal(table.tn, fp[-1] - fp)
+    np.testing.assert_array_equal(table.fn, tp[-1] - tp)
 
 
 def test_lecture_roc_table_and_tie_breaking():
