@@ -7,16 +7,19 @@ filter by name.
 
 from __future__ import annotations
 
+from sklearn.exceptions import NotFittedError as _SklearnNotFittedError
+
 __all__ = ["NotFittedError", "ConvergenceWarning", "SeparationWarning",
            "UndefinedMetricWarning"]
 
 
-class NotFittedError(ValueError, AttributeError):
+class NotFittedError(_SklearnNotFittedError, ValueError, AttributeError):
     """Raised when a prediction method is called before ``fit``.
 
     Subclasses :class:`ValueError` (the project's contract for bad calls) and
     :class:`AttributeError` (so ``hasattr(est, "predict_proba")``-style probes behave as in
-    scikit-learn).
+    scikit-learn), through scikit-learn's own ``NotFittedError``, which its estimator checks
+    expect.
     """
 
 

@@ -55,6 +55,7 @@ PARAMS = {
     "KalmanGPRegressor": [{"noise_variance": 0.05}],
     "PCA": [{"n_components": 2}, {"n_components": 2, "method": "svd", "whiten": True}],
     "RVMRegressor": [{"gamma": 0.5}, {"gamma": 0.5, "method": "em", "max_iter": 200}],
+    "RVMClassifier": [{"gamma": 0.5}, {"gamma": 0.5, "method": "em", "max_iter": 200}],
 }
 KIND = {"GaussianGenerativeClassifier": "multiclass", "SoftmaxRegression": "multiclass"}
 
@@ -210,7 +211,8 @@ def test_every_chapter_estimator_is_covered():
     names = {name for name, _ in ESTIMATORS}
     assert names >= {"GaussianGenerativeClassifier", "LogisticRegression", "ProbitRegression",
                      "SoftmaxRegression", "BayesianLogisticRegression", "GaussianProcessRegressor",
-                     "GaussianProcessClassifier", "KalmanGPRegressor", "PCA", "RVMRegressor"}
+                     "GaussianProcessClassifier", "KalmanGPRegressor", "PCA", "RVMRegressor",
+                     "RVMClassifier"}
     stale = (set(PARAMS) | set(KIND)) - names
     assert not stale, f"PARAMS or KIND name no public estimator: {sorted(stale)}"
     covered = {type(est).__name__ for est, _ in CASES}

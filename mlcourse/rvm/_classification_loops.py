@@ -29,7 +29,6 @@ from ._sparse_bayes import PRUNE_ALPHA, _check_alpha, _mackay
 __all__ = ["ClassifierFit", "fit_em_classifier", "fit_sequential_classifier", "RULES"]
 
 RULES = ("mackay", "em")
-UNDO = False
 
 
 @dataclass
@@ -173,11 +172,12 @@ def fit_sequential_classifier(Phi, t, *, max_iter: int = 1000, tol: float = 1e-3
     (:func:`working_problem`, :func:`sparsity_quality`; at the mode Qᵢ = φᵢᵀ(t − y)), and makes
     the one change — add (θᵢ = qᵢ² − sᵢ > 0, αᵢ = ∞), re-estimate αᵢ = sᵢ²/θᵢ, or delete
     (θᵢ ≤ 0) — whose ℓ(αᵢ) gain is largest (Bishop (7.97)–(7.101)); then it re-finds the mode.
-    The gain is exact only for the Gaussian approximation at the old mode, so a change after
-    which the Laplace evidence is lower (beyond rounding, ``MAX_DROP``) is undone and its
-    candidate skipped until another change is kept: the evidence never decreases. Converged
-    when no change gains more than rounding (``MIN_GAIN``), or the best one re-estimates an αᵢ
-    by |Δ ln αᵢ| < `tol`.
+    The gain is exact only for the Gaussian approximation at the old mode: once the mode moves,
+    the Laplace evidence can end slightly lower (on Ripley's data by up to 0.03 nats in a step).
+    Such changes are kept, as in Tipping's SparseBayes: undoing them and skipping the candidate
+    was tried, and ended at lower maxima, several times slower. Converged when no change gains
+    more than rounding (``MIN_GAIN`` + ``MAX_DROP``·(|ln p| + N), as in the regression loop), or
+    the best one re-estimates an αᵢ by |Δ ln αᵢ| < `tol`.
 
     Parameters
     ----------
@@ -200,17 +200,7 @@ def fit_sequential_classifier(Phi, t, *, max_iter: int = 1000, tol: float = 1e-3
 
     lp = refit(np.zeros(alpha.shape))
     history, actions, converged, it = [], [], False, 0
-    undo, blocked = None, np.zeros(alpha.size, bool)
     for it in range(1, max_iter + 1):
-        if undo is not None:
-            j, a_old, lp_old = undo
-            if UNDO and lp.log_evidence < lp_old.log_evidence - rounding(lp_old):
-                alpha.flat[j] = a_old
-                lp = lp_old
-                blocked[j] = True
-                actions.pop()
-            else:
-                blocked[:] = False
         history.append(lp.log_evidence)
         R, tau = working_problem(B, T, lp.activations)
         a = alpha.ravel()
@@ -221,14 +211,13 @@ def fit_sequential_classifier(Phi, t, *, max_iter: int = 1000, tol: float = 1e-3
         new[lost] = a[lost]
         with np.errstate(invalid="ignore"):   # inf − inf for candidates that stay out
             gain = alpha_marginal(new, s, q) - alpha_marginal(a, s, q)
-        gain[lost | np.isnan(gain) | blocked] = -np.inf
+        gain[lost | np.isnan(gain)] = -np.inf
         j = int(np.argmax(gain))
         small = np.isfinite(a[j]) and abs(np.log(new[j] / a[j])) < tol
         if gain[j] <= MIN_GAIN + rounding(lp) or small:
             converged = True
             break
         actions.append(_ACTION[bool(np.isfinite(a[j])), bool(np.isfinite(new[j]))])
-        undo = (j, a[j], lp)
         W = _weights(alpha, lp)
         alpha.flat[j] = new[j]
         W.flat[j] = W.flat[j] if np.isfinite(new[j]) else 0.0

@@ -13,6 +13,7 @@ from sklearn.utils.validation import validate_data
 from ..base import BaseEstimator
 from ..exceptions import ConvergenceWarning
 from ..kernels import design_matrix, get_kernel
+from ..laplace import probit_approximation
 from ..special import sigmoid, softmax
 from ..utils.validation import check_bool, check_option, check_scalar
 from ._classification_loops import fit_em_classifier, fit_sequential_classifier
@@ -219,7 +220,10 @@ class RVMClassifier(ClassifierMixin, BaseEstimator, _SklearnBaseEstimator):
         a = self._activations(Phi)
         if method == "moderated":
             var = np.maximum(np.einsum("ni,kij,nj->nk", Phi, self.sigma_, Phi), 0.0)  # φᵀΣφ
-            a = a / np.sqrt(1.0 + np.pi * var / 8.0)       # κ(σ_a²)μ_a, Bishop (4.154)
+            if a.shape[1] == 1:
+                p = probit_approximation(a[:, 0], var[:, 0])
+                return np.column_stack([1.0 - p, p])
+            a = a / np.sqrt(1.0 + np.pi * var / 8.0)       # κ(σ_k²)μ_k, Bishop (4.154)
         if a.shape[1] == 1:
             return np.column_stack([sigmoid(-a[:, 0]), sigmoid(a[:, 0])])
         if self.multiclass_ == "ovr":
