@@ -63,6 +63,7 @@ PUBLIC_PATHS = [
     "mlcourse.rvm:RVMClassifier", "mlcourse.rvm:laplace_posterior", "mlcourse.rvm:working_problem",
     "mlcourse.rvm:LaplacePosterior", "mlcourse.rvm:fit_em_classifier",
     "mlcourse.rvm:fit_sequential_classifier", "mlcourse.rvm:ClassifierFit",
+    "mlcourse.rvm:NEWTON_TOL",
     "mlcourse.special:log_probit", "mlcourse.special:log_sigmoid", "mlcourse.special:log_softmax",
     "mlcourse.special:logsumexp", "mlcourse.special:probit", "mlcourse.special:sigmoid",
     "mlcourse.special:softmax",

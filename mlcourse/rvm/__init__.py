@@ -26,13 +26,13 @@ from ._loop_state import SBLFit
 from ._regressor import RVMRegressor
 from ._classification_loops import ClassifierFit, fit_em_classifier, fit_sequential_classifier
 from ._classifier import RVMClassifier
-from ._laplace_step import LaplacePosterior, laplace_posterior, working_problem
+from ._laplace_step import NEWTON_TOL, LaplacePosterior, laplace_posterior, working_problem
 from ._sparse_bayes import (NOISE_FLOOR, PRUNE_ALPHA, RCOND_MIN, Posterior, evidence_gradient,
                             log_evidence, log_evidence_direct, posterior, reestimate)
 
 __all__ = ["RVMRegressor", "RVMClassifier", "laplace_posterior", "working_problem",
            "LaplacePosterior", "fit_em_classifier", "fit_sequential_classifier", "ClassifierFit",
-           "ConvergenceWarning", "posterior", "log_evidence",
+           "NEWTON_TOL", "ConvergenceWarning", "posterior", "log_evidence",
            "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
            "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
            "PRUNE_ALPHA", "RCOND_MIN", "NOISE_FLOOR", "ALIGNMENT_MAX", "ALIGNMENT_Z",
