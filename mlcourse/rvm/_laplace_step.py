@@ -149,8 +149,12 @@ def _mode(Phi, T, alpha, w0):
         cols = free[0]
         fun = make_objective(Phi[:, cols], T, alpha[0, cols])
     else:
-        prec = np.where(free, alpha, 0.0)             # the fixed weights' precision is unused
-        fun = restrict(make_objective(Phi, T, prec, link="softmax"), free.ravel(), np.zeros(W.size))
+        # only the basis functions some class uses: the block Hessian costs O(N K² C²)
+        cols = free.any(axis=0)
+        sub = free[:, cols]
+        prec = np.where(sub, alpha[:, cols], 0.0)     # the fixed weights' precision is unused
+        fun = restrict(make_objective(Phi[:, cols], T, prec, link="softmax"), sub.ravel(),
+                       np.zeros(sub.size))
     res = newton_minimize(fun, w0[free], tol=NEWTON_TOL, max_iter=NEWTON_MAX_ITER)
     W[free] = res.x
     return W, res

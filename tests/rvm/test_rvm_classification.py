@@ -322,6 +322,6 @@ def test_bad_data():
         laplace_posterior(np.ones((3, 2)), [0, 1, 0], [1.0, -1.0])
 
 
-@parametrize_with_checks([RVMClassifier(max_iter=100)])
+@parametrize_with_checks([RVMClassifier(max_iter=20)])
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
