@@ -1,38 +1,30 @@
 """The exceptions and warnings of :mod:`mlcourse`, in one place (as ``sklearn.exceptions``).
 
-Bad input raises a :class:`ValueError` that names the argument (see
-:mod:`mlcourse.utils.validation`); the classes here are the ones a caller may want to catch or
-filter by name.
+Bad input raises a :class:`ValueError` (a :class:`TypeError` where scikit-learn expects one) that
+names the argument (see :mod:`mlcourse.utils.validation`); the classes here are the ones a caller
+may want to catch or filter by name. Where scikit-learn has the same class it is scikit-learn's
+own, so one ``except`` or warnings filter serves both libraries (and scikit-learn's
+model-selection tools recognise them):
+
+* :class:`NotFittedError` — a prediction method called before ``fit``; both a
+  :class:`ValueError` and an :class:`AttributeError` (so ``hasattr(est, "predict_proba")``-style
+  probes behave as in scikit-learn);
+* :class:`ConvergenceWarning` — an iterative solver stopped at ``max_iter`` before meeting its
+  tolerance; the result is returned (finite) but may be inaccurate: raise ``max_iter`` or loosen
+  ``tol``;
+* :class:`UndefinedMetricWarning` — a ratio metric had a zero denominator (e.g. precision with no
+  predicted positives).
+
+:class:`SeparationWarning` is mlcourse's own.
 """
 
 from __future__ import annotations
 
-from sklearn.exceptions import NotFittedError as _SklearnNotFittedError
+from sklearn.exceptions import ConvergenceWarning, NotFittedError, UndefinedMetricWarning
 
 __all__ = ["NotFittedError", "ConvergenceWarning", "SeparationWarning",
            "UndefinedMetricWarning"]
 
 
-class NotFittedError(_SklearnNotFittedError, ValueError, AttributeError):
-    """Raised when a prediction method is called before ``fit``.
-
-    Subclasses :class:`ValueError` (the project's contract for bad calls) and
-    :class:`AttributeError` (so ``hasattr(est, "predict_proba")``-style probes behave as in
-    scikit-learn), through scikit-learn's own ``NotFittedError``, which its estimator checks
-    expect.
-    """
-
-
-class ConvergenceWarning(UserWarning):
-    """An iterative solver stopped at ``max_iter`` before meeting its tolerance.
-
-    The result is returned (finite) but may be inaccurate; raise ``max_iter`` or loosen ``tol``.
-    """
-
-
 class SeparationWarning(UserWarning):
     """The training data are linearly separable, so the maximum-likelihood weights are infinite."""
-
-
-class UndefinedMetricWarning(UserWarning):
-    """A ratio metric had a zero denominator (e.g. precision with no predicted positives)."""

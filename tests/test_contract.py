@@ -55,7 +55,10 @@ PARAMS = {
     "KalmanGPRegressor": [{"noise_variance": 0.05}],
     "PCA": [{"n_components": 2}, {"n_components": 2, "method": "svd", "whiten": True}],
     "RVMRegressor": [{"gamma": 0.5}, {"gamma": 0.5, "method": "em", "max_iter": 200}],
-    "RVMClassifier": [{"gamma": 0.5}, {"gamma": 0.5, "method": "em", "max_iter": 200}],
+    # max_iter=10: check_estimator fits the softmax RVM on 300 points dozens of times; ten
+    # sequential steps already classify its blobs (accuracy 0.93 > the check's 0.83)
+    "RVMClassifier": [{"gamma": 0.5, "max_iter": 10},
+                      {"gamma": 0.5, "method": "em", "max_iter": 200}],
 }
 KIND = {"GaussianGenerativeClassifier": "multiclass", "SoftmaxRegression": "multiclass"}
 

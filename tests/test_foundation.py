@@ -20,7 +20,7 @@ def test_check_array_messages():
         check_array([1, 2, 3])
     with pytest.raises(ValueError, match="X contains NaN"):
         check_array([[1.0, np.nan]])
-    with pytest.raises(ValueError, match="X contains infinite"):
+    with pytest.raises(ValueError, match="X contains infinity"):
         check_array([[1.0, np.inf]])
     with pytest.raises(ValueError, match="at least 2 sample"):
         check_array([[1.0, 2.0]], min_samples=2)
@@ -31,7 +31,7 @@ def test_check_array_messages():
 def test_encode_labels():
     classes, idx = encode_labels(["b", "a", "b"])
     assert classes.tolist() == ["a", "b"] and idx.tolist() == [1, 0, 1]
-    with pytest.raises(ValueError, match="single class"):
+    with pytest.raises(ValueError, match="only one class"):
         encode_labels([3, 3, 3])
     with pytest.raises(ValueError, match="3 classes.*exactly 2"):
         encode_labels([0, 1, 2], n_classes=2)

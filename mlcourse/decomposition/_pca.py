@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import BaseEstimator
+from sklearn.base import ClassNamePrefixFeaturesOutMixin
+from sklearn.utils.validation import validate_data
+
+from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import check_array, check_bool, check_option, check_scalar
 from ._pca_routes import RANK_RTOL, ROUTES, ZERO_VARIANCE_RULE, flip_signs, zero_variance_tol
 
@@ -19,7 +22,7 @@ __all__ = ["PCA", "profile_likelihood"]
 METHODS = tuple(ROUTES)
 
 
-class PCA(BaseEstimator):
+class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Principal component analysis: the M directions of largest variance.
 
     The components are the unit eigenvectors u_1, …, u_M of the sample covariance with the M
@@ -65,7 +68,7 @@ class PCA(BaseEstimator):
     def fit(self, X, y=None):
         """Learn the mean and the components from X of shape (N, D); ``y`` is ignored."""
         self._reset()                                   # any failed fit leaves no fitted state
-        X = check_array(X, "X", min_samples=2)
+        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         method = check_option(self.method, "method", METHODS)
         check_bool(self.whiten, "whiten")
         n, d = X.shape
@@ -102,21 +105,22 @@ class PCA(BaseEstimator):
         self.explained_variance_ = scatter_vals / (n - 1)
         self.explained_variance_ratio_ = scatter_vals / total if total > 0 else \
             np.zeros_like(scatter_vals)
-        self.n_components_, self.n_samples_, self.n_features_in_ = len(scatter_vals), n, d
+        self.n_components_, self.n_samples_ = len(scatter_vals), n
         self.mean_ = mean
         return self
 
+    @property
+    def _n_features_out(self):
+        """M, for ``get_feature_names_out`` ("pca0", "pca1", …; scikit-learn's mixin)."""
+        return self.n_components_
+
     def transform(self, X) -> np.ndarray:
         """Projections z_ni = (x_n − x̄)ᵀu_i, shape (N, M); divided by √variance if ``whiten``."""
-        X = self._check_X(X, "X", "n_features_in_")
+        X = self._check_X(X)
         Z = (X - self.mean_) @ self.components_.T
         if self.whiten:
             Z /= np.sqrt(self.explained_variance_)
         return Z
-
-    def fit_transform(self, X, y=None) -> np.ndarray:
-        """``fit(X)`` then ``transform(X)``."""
-        return self.fit(X).transform(X)
 
     def inverse_transform(self, Z) -> np.ndarray:
         """Reconstruction x̃_n = x̄ + Σ_{i≤M} z_ni u_i (lecture 000 / Bishop 12.20), shape (N, D)."""

@@ -22,8 +22,7 @@ from scipy import linalg, optimize
 
 from ..base import BaseEstimator
 from ..kernels import SquaredExponential
-from ..utils.validation import (check_array, check_bool, check_consistent_length,
-                                check_random_state, check_scalar)
+from ..utils.validation import check_bool, check_random_state, check_scalar
 
 # Jitter: when K (+ noise) is not numerically positive definite — e.g. duplicated inputs with
 # zero noise variance — add JITTER_START·mean(diag K) to the diagonal, then ten times more, up to
@@ -197,8 +196,9 @@ class _GaussianProcess(BaseEstimator):
 
     A subclass implements
 
-    * ``_check_targets(y)``: the validated targets, as a tuple whose first entry is the vector
-      the likelihood is of;
+    * ``_check_data(X, y)``: X validated (with the mixin's ``_validate_data``, which sets
+      ``n_features_in_``) and the targets, as a tuple whose first entry is the vector the
+      likelihood is of;
     * ``_extra_params(target)``: its log-parameters after the kernel's (start values, bounds) and
       the target variance that scales the restart box, or None;
     * ``_fitted_theta(default)``: the fitted θ, which :meth:`log_marginal_likelihood` uses when
@@ -214,13 +214,11 @@ class _GaussianProcess(BaseEstimator):
     def _start_fit(self, X, y):
         """The start of ``fit``: forget any previous fit, validate, copy the kernel.
 
-        Returns X (n, d), a private copy of the kernel, checked against X, and the tuple
-        ``_check_targets(y)`` returned.
+        Returns X (n, d), a private copy of the kernel, checked against X, and the tuple of
+        targets ``_check_data(X, y)`` returned.
         """
         self._reset()                      # first: a failed fit leaves the estimator unfitted
-        X = check_array(X, "X")
-        targets = self._check_targets(y)
-        check_consistent_length(X=X, y=targets[0])
+        X, targets = self._check_data(X, y)
         check_fit_options(self.n_restarts, self.optimize)
         self._check_hyperparameters()
         return X, check_kernel(self.kernel, X, self.optimize), targets
@@ -239,7 +237,7 @@ class _GaussianProcess(BaseEstimator):
 
     def _store(self, X, target, kernel, value) -> None:
         """The fitted state both estimators keep."""
-        self.X_train_, self.y_train_, self.n_features_in_ = X, target, X.shape[1]
+        self.X_train_, self.y_train_ = X, target
         self.kernel_, self.log_marginal_likelihood_value_ = kernel, float(value)
 
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):

@@ -22,7 +22,7 @@ from scipy import linalg
 from ..base import ClassifierMixin
 from ..laplace import probit_approximation
 from ..special import log_sigmoid, sigmoid
-from ..utils.validation import check_array, check_binary_labels, encode_labels
+from ..utils.validation import check_array, check_binary_labels
 from ._base import _GaussianProcess
 
 __all__ = ["GaussianProcessClassifier", "laplace_mode"]
@@ -142,6 +142,8 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
     log_marginal_likelihood_value_ : float, ln q(t | X, θ) at ``kernel_``
     """
 
+    _n_classes = 2
+
     def __init__(self, kernel=None, optimize=True, n_restarts=0, random_state=None):
         self.kernel = kernel
         self.optimize = optimize
@@ -200,11 +202,11 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
 
     # --- what the base class's fit preamble and search need ----------------------------------
 
-    @staticmethod
-    def _check_targets(y):
-        """0/1 targets t (float) from exactly two labels, and the labels (``classes_``)."""
-        classes, t = encode_labels(y, "y", n_classes=2)
-        return t.astype(float), classes
+    def _check_data(self, X, y):
+        """X, and 0/1 targets t (float) from exactly two labels with the labels
+        (``classes_``)."""
+        X, classes, t = self._validate_data(X, y)
+        return X, (t.astype(float), classes)
 
     @staticmethod
     def _extra_params(t):

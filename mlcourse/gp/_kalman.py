@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import BaseEstimator
+from ..base import BaseEstimator, RegressorMixin
 from ..kernels import design_matrix
 from ..special import LOG_2PI
-from ..utils.validation import check_array, check_consistent_length, check_scalar, check_vector
+from ..utils.validation import check_scalar
 
 __all__ = ["KalmanGPRegressor", "affine_basis"]
 
@@ -31,7 +31,7 @@ def affine_basis(X) -> np.ndarray:
     return design_matrix(X)
 
 
-class KalmanGPRegressor(BaseEstimator):
+class KalmanGPRegressor(RegressorMixin, BaseEstimator):
     """Recursive (Kalman-filter) Bayesian linear regression = a GP with a degenerate kernel.
 
     Measurement update for a new point (x, z), from (ŵ, Σ) = (ŵ^{N−1|N−1}, Σ^{N−1|N−1}):
@@ -120,16 +120,13 @@ class KalmanGPRegressor(BaseEstimator):
             ``mean_``, ``cov_`` updated; ``n_seen_`` increased by n; n innovations and their
             variances appended; their log densities added to ``log_marginal_likelihood_value_``.
         """
-        X = check_array(X, "X")
-        z = check_vector(y, "y")
-        check_consistent_length(X=X, y=z)
         check_scalar(self.weight_variance, "weight_variance", low=0, low_inclusive=False)
         check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
-        if hasattr(self, "mean_"):
-            self._check_width(X)               # more data for a fitted filter: the same columns
+        first = not hasattr(self, "mean_")
+        # more data for a fitted filter must have the same columns (reset=False checks them)
+        X, z = self._validate_data(X, y, reset=first)
         Phi = self._features(X)
-        if not hasattr(self, "mean_"):
-            self.n_features_in_ = X.shape[1]
+        if first:
             self._start(Phi.shape[1])
         w, S, var_v = self.mean_.copy(), self.cov_.copy(), float(self.noise_variance)
         e, s = np.empty(len(z)), np.empty(len(z))

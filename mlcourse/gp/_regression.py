@@ -11,14 +11,15 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import blas as _blas
 
+from ..base import RegressorMixin
 from ..special import LOG_2PI
-from ..utils.validation import check_scalar, check_vector
+from ..utils.validation import check_scalar
 from ._base import NOISE_BOUNDS, _GaussianProcess, cholesky_jitter, learnable
 
 __all__ = ["GaussianProcessRegressor"]
 
 
-class GaussianProcessRegressor(_GaussianProcess):
+class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
     """Gaussian-process regression with a zero-mean prior, GPML Algorithm 2.1.
 
     z_n = f(x_n) + ε_n with f ~ GP(0, k) and ε_n ~ N(0, σ_n²). The posterior of the latent f at
@@ -131,9 +132,9 @@ class GaussianProcessRegressor(_GaussianProcess):
 
     # --- what the base class's fit preamble and search need ----------------------------------
 
-    @staticmethod
-    def _check_targets(y):
-        return (check_vector(y, "y"),)
+    def _check_data(self, X, y):
+        X, z = self._validate_data(X, y)
+        return X, (z,)
 
     def _check_hyperparameters(self):
         check_scalar(self.noise_variance, "noise_variance", low=0)

@@ -110,6 +110,8 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         Newton steps to the mode.
     """
 
+    _n_classes = 2
+
     def __init__(self, prior_precision=1.0, fit_intercept=True):
         self.prior_precision = prior_precision
         self.fit_intercept = fit_intercept
@@ -126,14 +128,14 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         self._reset()                      # first: a failed fit leaves the estimator unfitted
         alpha = check_scalar(self.prior_precision, "prior_precision", low=0, low_inclusive=False)
         check_bool(self.fit_intercept, "fit_intercept")
-        X, classes, idx = self._validate_data(X, y, n_classes=2)
+        X, classes, idx = self._validate_data(X, y)
         Phi = design_matrix(X, bias=self.fit_intercept)
         t = idx.astype(float)
         A = self._prior_precision(Phi.shape[1], alpha)                 # flat on the intercept
         # ln f(w) = ln p(t|w) + ln N(w_pen | 0, α⁻¹I) = −E(w) + ½ d ln(α/2π), d = #penalised
         offset = 0.5 * np.count_nonzero(A) * np.log(alpha / (2 * np.pi))
         post = fit_laplace(make_objective(Phi, t, A), np.zeros(Phi.shape[1]), log_f_offset=offset)
-        self.classes_, self.n_features_in_ = classes, X.shape[1]
+        self.classes_ = classes
         self.posterior_mean_, self.posterior_cov_ = post.mode, post.covariance
         self.posterior_precision_, self.log_evidence_ = post.precision, post.log_normalizer
         self._set_weights(post.mode[None, :])

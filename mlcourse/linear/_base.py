@@ -92,7 +92,7 @@ class _Regression(LinearClassifierMixin, BaseEstimator):
         elif not res.converged:
             warnings.warn(f"{type(self).__name__} did not converge in {res.n_iter} iterations; "
                           "increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
-        self.classes_, self.n_features_in_ = classes, X.shape[1]
+        self.classes_ = classes
         self._set_weights(res.x.reshape(-1, Phi.shape[1]))
         self.n_iter_, self.loss_curve_ = res.n_iter, np.array(res.history)
         return self

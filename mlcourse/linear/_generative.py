@@ -72,5 +72,4 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
             self.coef_, self.intercept_ = (W[1] - W[0])[None, :], np.array([b[1] - b[0]])
         else:
             self.coef_, self.intercept_ = W, b
-        self.n_features_in_ = d
         return self

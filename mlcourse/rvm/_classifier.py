@@ -5,12 +5,8 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-from sklearn.base import BaseEstimator as _SklearnBaseEstimator
-from sklearn.base import ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import validate_data
 
-from ..base import BaseEstimator
+from ..base import BaseEstimator, LinearClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..kernels import design_matrix, get_kernel
 from ..laplace import probit_approximation
@@ -25,7 +21,7 @@ _MULTICLASS = ("softmax", "ovr")
 _PROBA = ("plugin", "moderated")
 
 
-class RVMClassifier(ClassifierMixin, BaseEstimator, _SklearnBaseEstimator):
+class RVMClassifier(LinearClassifierMixin, BaseEstimator):
     """Relevance vector machine for classification (lecture 000; Tipping 2001 §3).
 
     p(C₁ | x) = σ(wᵀφ(x)) with φ(x) = [k(x, x₁), …, k(x, x_N), 1] and one prior precision per
@@ -114,12 +110,7 @@ class RVMClassifier(ClassifierMixin, BaseEstimator, _SklearnBaseEstimator):
             hyperparameters (unknown kernel, method or multiclass, gamma ≤ 0, …).
         """
         self._reset()                      # first: a failed fit leaves the estimator unfitted
-        X, y = validate_data(self, X, y, reset=True)
-        check_classification_targets(y)
-        classes, idx = np.unique(y, return_inverse=True)
-        if len(classes) < 2:
-            raise ValueError(f"y has only one class ({classes[0]!r}); a classifier needs at "
-                             "least two.")
+        X, classes, idx = self._validate_data(X, y)
         kernel = get_kernel(self.kernel, gamma=self.gamma)
         method = check_option(self.method, "method", _METHODS)
         multiclass = check_option(self.multiclass, "multiclass", _MULTICLASS)
@@ -178,26 +169,18 @@ class RVMClassifier(ClassifierMixin, BaseEstimator, _SklearnBaseEstimator):
         self.converged_ = all(f.converged for f in fits)
 
     def _features(self, X):
-        """Validated X and [k(X, relevance vectors), 1], shape (n, n_rv + 1)."""
-        self._check_fitted()
-        X = validate_data(self, X, reset=False)
-        return design_matrix(X, self.kernel_, self.relevance_vectors_, bias=True, bias_last=True,
-                             name="kernel")
+        """Validated X (fitted, same columns as in ``fit``) and Φ = [k(X, relevance vectors), 1],
+        shape (n, n_rv + 1)."""
+        return design_matrix(self._check_X(X), self.kernel_, self.relevance_vectors_, bias=True,
+                             bias_last=True, name="kernel")
 
-    def _activations(self, Phi):
-        return Phi @ np.hstack([self.coef_, self.intercept_[:, None]]).T      # (n, K′)
-
-    def decision_function(self, X):
-        """The activations at the posterior mode: shape (n,) for two classes (the log-odds of
-        ``classes_[1]``), else (n, K) (softmax activations, or the K one-vs-rest log-odds)."""
-        a = self._activations(self._features(X))
-        return a[:, 0] if a.shape[1] == 1 else a
-
-    def predict(self, X):
-        """The class of largest activation (two classes: ``classes_[1]`` where a > 0); the same
-        as the largest plug-in probability."""
-        a = self.decision_function(X)
-        return self.classes_[(a > 0).astype(int) if a.ndim == 1 else np.argmax(a, axis=1)]
+    def _activations(self, X, Phi=None):
+        """a = ΦWᵀ + w₀ at the posterior mode, shape (n, K′): linear in the features Φ(X), not
+        in X, so :class:`LinearClassifierMixin`'s ``decision_function`` (the log-odds of
+        ``classes_[1]`` for two classes, else the K activations) and ``predict`` (the class of
+        largest plug-in probability) serve unchanged."""
+        Phi = self._features(X) if Phi is None else Phi
+        return Phi[:, :-1] @ self.coef_.T + self.intercept_
 
     def predict_proba(self, X, method="plugin"):
         """Class probabilities, shape (n, K), columns in ``classes_`` order.
@@ -215,18 +198,19 @@ class RVMClassifier(ClassifierMixin, BaseEstimator, _SklearnBaseEstimator):
             same approximation per class, ignoring the covariances between classes). For
             "ovr" the K moderated one-vs-rest probabilities are normalised to sum to 1.
         """
+        self._check_fitted()                           # NotFittedError before any attribute
         method = check_option(method, "method", _PROBA)
+        if method == "plugin" and self.multiclass_ != "ovr":
+            return super().predict_proba(X)            # σ(a) or softmax(a) at the mode
         Phi = self._features(X)
-        a = self._activations(Phi)
+        a = self._activations(X, Phi)
         if method == "moderated":
             var = np.maximum(np.einsum("ni,kij,nj->nk", Phi, self.sigma_, Phi), 0.0)  # φᵀΣφ
             if a.shape[1] == 1:
                 p = probit_approximation(a[:, 0], var[:, 0])
                 return np.column_stack([1.0 - p, p])
             a = a / np.sqrt(1.0 + np.pi * var / 8.0)       # κ(σ_k²)μ_k, Bishop (4.154)
-        if a.shape[1] == 1:
-            return np.column_stack([sigmoid(-a[:, 0]), sigmoid(a[:, 0])])
-        if self.multiclass_ == "ovr":
-            p = sigmoid(a)
-            return p / p.sum(axis=1, keepdims=True)
-        return softmax(a, axis=1)
+            if self.multiclass_ == "softmax":
+                return softmax(a, axis=1)
+        p = sigmoid(a)                                     # "ovr": K one-vs-rest probabilities
+        return p / p.sum(axis=1, keepdims=True)

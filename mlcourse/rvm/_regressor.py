@@ -6,11 +6,10 @@ import warnings
 
 import numpy as np
 
-from ..base import BaseEstimator
+from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..kernels import design_matrix, get_kernel
-from ..utils.validation import (check_array, check_bool, check_consistent_length, check_option,
-                                check_scalar, check_vector)
+from ..utils.validation import check_bool, check_option, check_scalar
 from ._em import fit_em
 from ._fast import ALIGNMENT_MAX, fit_sequential
 from ._sparse_bayes import _spread
@@ -20,7 +19,7 @@ __all__ = ["RVMRegressor"]
 _METHODS = ("fast", "em")
 
 
-class RVMRegressor(BaseEstimator):
+class RVMRegressor(RegressorMixin, BaseEstimator):
     """Relevance vector machine for regression.
 
     Parameters
@@ -121,9 +120,7 @@ class RVMRegressor(BaseEstimator):
             Bad input or hyperparameters (NaN, shapes, negative values, unknown options).
         """
         self._reset()                      # first: a failed fit leaves the estimator unfitted
-        X = check_array(X, "X")
-        y = check_vector(y, "y")
-        check_consistent_length(X=X, y=y)
+        X, y = self._validate_data(X, y)
         kernel = get_kernel(self.kernel, gamma=self.gamma)
         method = check_option(self.method, "method", _METHODS)
         check_bool(self.bias, "bias")
@@ -163,7 +160,6 @@ class RVMRegressor(BaseEstimator):
         self.log_evidence_ = res.log_evidence
         self.n_iter_ = res.n_iter
         self.converged_ = res.converged
-        self.n_features_in_ = X.shape[1]
         return self
 
     def predict(self, X, return_std=False):

@@ -1,9 +1,13 @@
 """Input validation shared by every module (public: the next chapters' estimators use it too).
 
-Every public function and estimator in :mod:`mlcourse` validates its input here, so that bad
-input raises a :class:`ValueError` whose message names the argument and the problem (shape,
-NaN/inf, labels, a negative hyperparameter, a call before ``fit``) instead of returning a silent
-NaN or failing deep inside NumPy.
+Arrays go through scikit-learn's :func:`sklearn.utils.check_array` (numeric conversion, complex
+and sparse input refused, an object array that cannot be read as numbers a ``TypeError``, NaN and
+infinite values refused), with the argument's name in the message; the estimators validate their
+``X`` and ``y`` with scikit-learn's ``validate_data`` (see :mod:`mlcourse.base`), and
+:func:`check_is_fitted` is scikit-learn's. What scikit-learn has no check for is here: the number
+of dimensions an argument must have, labels (0/1, or exactly two classes), and hyperparameters
+(a real in a range, an option, a bool, a seed), each raising a :class:`ValueError` that names the
+argument and the problem instead of returning a silent NaN or failing deep inside NumPy.
 """
 
 from __future__ import annotations
@@ -11,8 +15,8 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-
-from ..exceptions import NotFittedError
+from sklearn.utils import check_array as _sk_check_array
+from sklearn.utils.validation import check_is_fitted
 
 __all__ = [
     "check_array",
@@ -30,13 +34,16 @@ __all__ = [
 
 def _check_finite(a: np.ndarray, name: str) -> None:
     if a.dtype.kind in "fc" and not np.isfinite(a).all():
-        bad = "NaN" if np.isnan(a).any() else "infinite"
-        raise ValueError(f"{name} contains {bad} values; remove or impute them first.")
+        bad = "NaN" if np.isnan(a).any() else "infinity"      # scikit-learn's wording
+        raise ValueError(f"{name} contains {bad}; remove or impute such values first.")
 
 
 def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
                 min_features: int = 1, dtype=np.float64) -> np.ndarray:
     """Return `X` as a finite float array of the given number of dimensions.
+
+    :func:`sklearn.utils.check_array` converts and checks the entries (its messages name the
+    argument: "Input X contains NaN."); the shape is checked here, with the argument's name.
 
     Parameters
     ----------
@@ -52,13 +59,20 @@ def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
     Raises
     ------
     ValueError
-        Wrong dimensionality, too few samples/features, non-numeric, NaN or infinite entries.
+        Wrong dimensionality, too few samples/features, strings, complex numbers, NaN or
+        infinite entries.
+    TypeError
+        A sparse matrix, or an object array holding something that is not a number.
     """
+    if np.iscomplexobj(X):                # scikit-learn's message would not name the argument
+        raise ValueError(f"{name} holds complex numbers; only real data are supported.")
     try:
-        arr = np.asarray(X, dtype=dtype)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be numeric; could not convert it to {np.dtype(dtype)} "
-                         f"({exc}).") from None
+        arr = _sk_check_array(X, dtype=dtype, ensure_2d=False, allow_nd=True,
+                              ensure_min_samples=0, ensure_min_features=0, input_name=name)
+    except ValueError as exc:             # NumPy's conversion message does not name the argument
+        if "convert" not in str(exc):
+            raise
+        raise ValueError(f"{name} must be numeric; {exc}") from None
     if arr.ndim != ndim:
         want = "a 1-D array of shape (n_samples,)" if ndim == 1 else \
             "a 2-D array of shape (n_samples, n_features)"
@@ -70,7 +84,6 @@ def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
     if ndim == 2 and arr.shape[1] < min_features:
         raise ValueError(f"{name} must have at least {min_features} feature(s); "
                          f"got shape {arr.shape}.")
-    _check_finite(arr, name)
     return arr
 
 
@@ -149,17 +162,21 @@ def encode_labels(y, name: str = "y", *, n_classes: int | None = None):
     ------
     ValueError
         Fewer than two classes, or a number different from `n_classes` when it is given
-        (e.g. three classes passed to a binary model), or NaN labels.
+        (e.g. three classes passed to a binary model: "Only binary classification is
+        supported", scikit-learn's wording), or NaN or complex labels.
     """
     arr = _label_vector(y, name)
-    if arr.dtype.kind in "fc":
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{name} holds complex numbers, which cannot be class labels.")
+    if arr.dtype.kind == "f":
         _check_finite(arr, name)
     classes, y_index = np.unique(arr, return_inverse=True)
     if classes.size < 2:
-        raise ValueError(f"{name} contains a single class ({classes[0]!r}); "
+        raise ValueError(f"{name} contains only one class ({classes[0]!r}); "
                          "a classifier needs at least two.")
     if n_classes is not None and classes.size != n_classes:
-        raise ValueError(f"{name} has {classes.size} classes {classes.tolist()[:6]}; "
+        only = "Only binary classification is supported: " if n_classes == 2 else ""
+        raise ValueError(f"{only}{name} has {classes.size} classes {classes.tolist()[:6]}; "
                          f"this model needs exactly {n_classes}.")
     return classes, y_index
 
@@ -209,20 +226,3 @@ def check_random_state(seed) -> np.random.Generator:
         return np.random.default_rng(seed)
     raise ValueError(f"random_state must be None, a non-negative int or a numpy Generator; "
                      f"got {seed!r}.")
-
-
-def check_is_fitted(estimator, attributes=None) -> None:
-    """Raise :class:`NotFittedError` unless `estimator` has its learned attributes.
-
-    With ``attributes=None`` any attribute whose name ends in ``_`` (and does not start with
-    ``_``) counts as learned state, following scikit-learn's convention.
-    """
-    if attributes is None:
-        fitted = any(k.endswith("_") and not k.startswith("_") for k in vars(estimator))
-    else:
-        names = [attributes] if isinstance(attributes, str) else attributes
-        fitted = all(hasattr(estimator, a) for a in names)
-    if not fitted:
-        raise NotFittedError(f"This {type(estimator).__name__} instance is not fitted yet; "
-                             "call fit(X, y) before using it.")
-

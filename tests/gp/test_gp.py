@@ -178,7 +178,7 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
 @pytest.mark.parametrize("kwargs, X, y, match", [
     ({}, [[0.0], [np.nan]], [1.0, 2.0], "X contains NaN"),
     ({}, [[0.0], [1.0]], [1.0, np.nan], "y contains NaN"),
-    ({}, [[0.0], [1.0]], [1.0, 2.0, 3.0], "Inconsistent numbers of samples"),
+    ({}, [[0.0], [1.0]], [1.0, 2.0, 3.0], "[Ii]nconsistent numbers of samples"),
     ({"noise_variance": -1.0}, [[0.0], [1.0]], [1.0, 2.0], "noise_variance must be >= 0"),
     ({"kernel": SquaredExponential(0.0)}, [[0.0], [1.0]], [1.0, 2.0], "length_scale must be positive"),
     ({"kernel": SquaredExponential([1.0, -2.0])}, [[0.0, 1.0], [1.0, 0.0]], [1.0, 2.0],
@@ -331,7 +331,7 @@ def test_kalman_default_basis_is_affine(rng):
 
 @pytest.mark.parametrize("X, y, match", [
     ([[0.0], [np.nan]], [0.0, 1.0], "X contains NaN"),
-    ([[0.0], [1.0]], [0.0, 1.0, 2.0], "Inconsistent numbers of samples"),
+    ([[0.0], [1.0]], [0.0, 1.0, 2.0], "[Ii]nconsistent numbers of samples"),
 ])
 def test_kalman_bad_data(X, y, match):
     with pytest.raises(ValueError, match=match):
@@ -357,12 +357,12 @@ def test_kalman_bad_calls():
         KalmanGPRegressor().predict([[0.0]])
     kf = KalmanGPRegressor().fit([[0.0], [1.0]], [0.0, 1.0])
     assert kf.n_features_in_ == 1
-    with pytest.raises(ValueError, match="X has 2 features; this .* expects 1"):
+    with pytest.raises(ValueError, match="X has 2 features, but .* is expecting 1 features"):
         kf.partial_fit([[0.0, 1.0]], [1.0])
     # a refit forgets the input width (learned state, reset by fit)
     kf.fit([[0.0, 1.0], [1.0, 0.0]], [0.0, 1.0])
     assert kf.n_features_in_ == 2 and kf.n_seen_ == 2 and kf.mean_.shape == (3,)
-    with pytest.raises(ValueError, match="X has 1 features; this .* expects 2"):
+    with pytest.raises(ValueError, match="X has 1 features, but .* is expecting 2 features"):
         kf.predict([[0.0]])
     with pytest.raises(ValueError, match="y contains NaN"):
         kf.partial_fit([[0.0]], [np.nan])
@@ -452,8 +452,8 @@ def test_newton_non_convergence_warns(classification, monkeypatch):
 @pytest.mark.parametrize("X, y, match", [
     ([[0.0], [1.0], [2.0]], [0, 1, 2], "3 classes.*exactly 2"),
     ([[0.0], [np.nan]], [0, 1], "X contains NaN"),
-    ([[0.0], [1.0]], [0, 1, 1], "Inconsistent numbers of samples"),
-    ([[0.0], [1.0]], [1, 1], "single class"),
+    ([[0.0], [1.0]], [0, 1, 1], "[Ii]nconsistent numbers of samples"),
+    ([[0.0], [1.0]], [1, 1], "only one class"),
 ])
 def test_classifier_bad_input(X, y, match):
     with pytest.raises(ValueError, match=match):

@@ -366,7 +366,7 @@ def test_probit_approximation_exact_cases_and_symmetry():
 
 
 @pytest.mark.parametrize("mean, var, match", [
-    (0.0, np.nan, "var contains NaN"), (0.0, np.inf, "var contains NaN or infinite"),
+    (0.0, np.nan, "var contains NaN"), (0.0, np.inf, "var contains (NaN or infinite|infinity)"),
     ("abc", 1.0, "mean must be numeric"), (0.0, [1.0, "x"], "var must be numeric"),
 ])
 def test_probit_approximation_bad_input(mean, var, match):
@@ -485,13 +485,13 @@ def test_bad_data_and_calls():
     X, y = small_problem()
     with pytest.raises(ValueError, match="exactly 2"):
         BayesianLogisticRegression().fit(X, np.arange(len(y)) % 3)
-    with pytest.raises(ValueError, match="single class"):
+    with pytest.raises(ValueError, match="only one class"):
         BayesianLogisticRegression().fit(X, np.ones(len(y)))
     with pytest.raises(ValueError, match="X contains NaN"):
         BayesianLogisticRegression().fit(np.where(X > 2, np.nan, X), y)
     with pytest.raises(ValueError, match="y contains NaN"):
         BayesianLogisticRegression().fit(X, np.where(y == 1, np.nan, 0.0))
-    with pytest.raises(ValueError, match="Inconsistent numbers of samples"):
+    with pytest.raises(ValueError, match="[Ii]nconsistent numbers of samples"):
         BayesianLogisticRegression().fit(X, y[:-1])
     with pytest.raises(NotFittedError):
         BayesianLogisticRegression().predict_proba(X)
@@ -506,5 +506,5 @@ def test_bad_data_and_calls():
         m.predict_proba(X, method="monte_carlo", n_samples=10.5)
     with pytest.raises(ValueError, match="random_state"):
         m.predict_proba(X, method="monte_carlo", random_state="seed")
-    with pytest.raises(ValueError, match="X contains infinite"):
+    with pytest.raises(ValueError, match="X contains infinity"):
         m.predict_activation(np.full((2, 1), np.inf))

@@ -310,9 +310,9 @@ BAD_BINARY = [
     ({"w": [0.0, np.nan]}, "w contains NaN"),
     ({"t": [0.0, 1.0, np.nan, 1.0]}, "t contains NaN"),
     ({"t": [0.0, 1.0, 2.0, 1.0]}, r"t must hold 0/1 or boolean labels.*\[2\.0\]"),
-    ({"t": T4[:3]}, "Inconsistent numbers of samples: Phi has 4, t has 3"),
+    ({"t": T4[:3]}, "[Ii]nconsistent numbers of samples: Phi has 4, t has 3"),
     ({"Phi": PHI4[:, 1]}, "Phi must be a 2-D array"),
-    ({"Phi": np.where(PHI4 > 2, np.inf, PHI4)}, "Phi contains infinite"),
+    ({"Phi": np.where(PHI4 > 2, np.inf, PHI4)}, "Phi contains infinity"),
     ({"mean": np.zeros(3)}, r"mean must have 2 entries"),
     ({"mean": [np.nan, 0.0]}, "mean contains NaN"),
     ({"precision": -np.eye(2)}, "precision must be positive semi-definite"),
@@ -333,7 +333,7 @@ T3 = np.eye(3)[[0, 1, 2, 1]]
 BAD_SOFTMAX = [
     ({"w": np.zeros(5)}, r"w must have 6 entries \(K·M = 3·2"),
     ({"w": np.r_[np.zeros(5), np.nan]}, "w contains NaN"),
-    ({"T": T3[:3]}, "Inconsistent numbers of samples: Phi has 4, T has 3"),
+    ({"T": T3[:3]}, "[Ii]nconsistent numbers of samples: Phi has 4, T has 3"),
     ({"T": T3 * 2}, "T must hold one-hot rows"),
     ({"T": T3 - 0.5 * np.eye(3)[[1, 2, 0, 2]] + 0.5 * T3}, "T must hold one-hot rows"),
     ({"T": np.where(T3 == 1, np.nan, T3)}, "T contains NaN"),
@@ -341,7 +341,7 @@ BAD_SOFTMAX = [
     ({"Phi": PHI4[:, 1]}, "Phi must be a 2-D array"),
     ({"precision": np.ones(4)}, r"precision and mean must broadcast to \(K, M\) = \(3, 2\)"),
     ({"precision": -1.0}, "precision must be non-negative"),
-    ({"mean": np.full(2, np.inf)}, "mean contains infinite"),
+    ({"mean": np.full(2, np.inf)}, "mean contains infinity"),
     ({"hessian": 1}, "hessian must be True or False"),
 ]
 
@@ -709,17 +709,17 @@ X3 = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
 BAD_FIT = [
     (LogisticRegression(), X3, [0, 1, 2, 1], "3 classes.*exactly 2"),
     (ProbitRegression(), X3, [0, 1, 2, 1], "3 classes.*exactly 2"),
-    (LogisticRegression(), X3, [1, 1, 1, 1], "single class"),
-    (ProbitRegression(), X3, [1, 1, 1, 1], "single class"),
-    (SoftmaxRegression(), X3, [1, 1, 1, 1], "single class"),
-    (GaussianGenerativeClassifier(), X3, [1, 1, 1, 1], "single class"),
+    (LogisticRegression(), X3, [1, 1, 1, 1], "only one class"),
+    (ProbitRegression(), X3, [1, 1, 1, 1], "only one class"),
+    (SoftmaxRegression(), X3, [1, 1, 1, 1], "only one class"),
+    (GaussianGenerativeClassifier(), X3, [1, 1, 1, 1], "only one class"),
     (LogisticRegression(), [[0.0, np.nan], [1, 0], [2, 2], [3, 1]], [0, 1, 0, 1], "X contains NaN"),
     (SoftmaxRegression(), [[0.0, np.inf], [1, 0], [2, 2], [3, 1]], [0, 1, 0, 1],
-     "X contains infinite"),
+     "X contains infinity"),
     (GaussianGenerativeClassifier(), X3, [0, np.nan, 0, 1], "y contains NaN"),
-    (ProbitRegression(), X3, [0, np.inf, 0, 1], "y contains infinite"),
-    (LogisticRegression(), X3, [0, 1, 0], "Inconsistent numbers of samples"),
-    (GaussianGenerativeClassifier(), X3[:3], [0, 1, 0, 1], "Inconsistent numbers of samples"),
+    (ProbitRegression(), X3, [0, np.inf, 0, 1], "y contains infinity"),
+    (LogisticRegression(), X3, [0, 1, 0], "[Ii]nconsistent numbers of samples"),
+    (GaussianGenerativeClassifier(), X3[:3], [0, 1, 0, 1], "[Ii]nconsistent numbers of samples"),
     (LogisticRegression(solver="newton"), X3, [0, 1, 0, 1], "Unknown solver 'newton'"),
     (LogisticRegression(alpha=-1.0), X3, [0, 1, 0, 1], "alpha must be >= 0"),
     (SoftmaxRegression(alpha=-0.1), X3, [0, 1, 0, 1], "alpha must be >= 0"),
@@ -730,7 +730,7 @@ BAD_FIT = [
      "learning_rate must be > 0"),
     (LogisticRegression(fit_intercept="yes"), X3, [0, 1, 0, 1], "fit_intercept must be True"),
     (LogisticRegression(solver="sgd", random_state="x"), X3, [0, 1, 0, 1], "random_state"),
-    (LogisticRegression(), [1.0, 2.0, 3.0, 4.0], [0, 1, 0, 1], "X must be a 2-D array"),
+    (LogisticRegression(), [1.0, 2.0, 3.0, 4.0], [0, 1, 0, 1], "Expected 2D array"),
     (GaussianGenerativeClassifier(), np.c_[X3, X3[:, 0]], [0, 1, 0, 1], "covariance.*singular"),
     (LogisticRegression(solver="sgd", learning_rate=1e300, alpha=1.0, max_iter=3), X3,
      [0, 1, 0, 1], "diverged.*learning_rate is too large"),
@@ -796,13 +796,13 @@ def test_predict_before_fit_and_wrong_width(cls):
         cls().predict_proba(X3)
     X, y = overlapping(np.random.default_rng(7))
     m = cls().fit(X, y)
-    with pytest.raises(ValueError, match="X has 2 features; this .* expects 3"):
+    with pytest.raises(ValueError, match="X has 2 features, but .* is expecting 3 features"):
         m.predict(X[:, :2])
 
 
 @pytest.mark.parametrize("X, match", [
     ([[0.0, np.nan]], "NaN"),
-    ([[0.0, np.inf]], "NaN or infinite|infinite"),
+    ([[0.0, np.inf]], "NaN or infinite|infinity"),
     (np.ones((2, 2, 2)), "2-D"),
     ([1.0, 2.0], "2-D"),
     ("abc", "numeric"),

@@ -170,7 +170,7 @@ def test_label_metrics_reject_bad_input(func, t, p, match):
     (GOOD_T[:3], GOOD_S, "y_true has 3, y_score has 4"),
     ([], [], "y_true is empty"),
     (GOOD_T, [0.1, np.nan, 0.3, 0.2], "y_score contains NaN"),
-    (GOOD_T, [0.1, np.inf, 0.3, 0.2], "y_score contains infinite"),
+    (GOOD_T, [0.1, np.inf, 0.3, 0.2], "y_score contains infinity"),
     ([0, 1, 2, 1], GOOD_S, "y_true must hold 0/1"),
     ([1, 1, 1, 1], GOOD_S, r"y_true contains only positive \(1\) labels"),
     ([0, 0, 0, 0], GOOD_S, r"y_true contains only negative \(0\) labels"),
@@ -192,7 +192,7 @@ def test_roc_table_rejects_unknown_tie_rule():
     ([[1, 2], [3, 4]], [0, 1, 1, 0], "cost_matrix must be a 2-D array"),
     ([[1, -2], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative counts"),
     ([[1, 2], [3, np.nan]], [[0, 1], [1, 0]], "confusion contains NaN"),
-    ([[1, 2], [3, np.inf]], [[0, 1], [1, 0]], "confusion contains infinite"),
+    ([[1, 2], [3, np.inf]], [[0, 1], [1, 0]], "confusion contains infinity"),
     ([[1.5, -0.5], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative counts"),
     ([[1, 2], [3, 4]], [[0, 1], [np.nan, 0]], "cost_matrix contains NaN"),
     # the shape message describes the cost layout, not the confusion matrix's

@@ -687,8 +687,8 @@ Y_OK = np.sin(3 * X_OK[:, 0])
 @pytest.mark.parametrize("params, X, y, match", [
     ({}, np.r_[X_OK[:-1], [[np.nan]]], Y_OK, "X contains NaN"),
     ({}, X_OK, np.r_[Y_OK[:-1], np.nan], "y contains NaN"),
-    ({}, X_OK, Y_OK[:-1], "Inconsistent numbers of samples"),
-    ({}, X_OK[:, 0], Y_OK, "X must be a 2-D array"),
+    ({}, X_OK, Y_OK[:-1], "[Ii]nconsistent numbers of samples"),
+    ({}, X_OK[:, 0], Y_OK, "Expected 2D array"),
     ({"gamma": -1.0}, X_OK, Y_OK, "gamma must be > 0"),
     ({"gamma": 0.0}, X_OK, Y_OK, "gamma must be > 0"),
     ({"kernel": "poly"}, X_OK, Y_OK, "Unknown kernel 'poly'"),
@@ -719,7 +719,7 @@ def test_predict_before_fit_and_wrong_width():
     m = rvm.RVMRegressor().fit(X_OK, Y_OK)
     with pytest.raises(ValueError, match="X has 2 features"):
         m.predict(np.c_[X_OK, X_OK])
-    with pytest.raises(ValueError, match="X contains infinite"):
+    with pytest.raises(ValueError, match="X contains infinity"):
         m.predict(np.r_[X_OK, [[np.inf]]])
 
 
@@ -730,7 +730,7 @@ PHI_OK, T_OK = np.c_[np.ones(5), np.arange(5.0)], np.array([1.0, 2.0, 1.5, 1.2, 
                                   rvm.evidence_gradient, rvm.reestimate, rvm.sparsity_quality])
 @pytest.mark.parametrize("Phi, t, alpha, beta, match", [
     (np.r_[PHI_OK[:4], [[1.0, np.nan]]], T_OK, np.ones(2), 1.0, "Phi contains NaN"),
-    (np.r_[PHI_OK[:4], [[1.0, np.inf]]], T_OK, np.ones(2), 1.0, "Phi contains infinite"),
+    (np.r_[PHI_OK[:4], [[1.0, np.inf]]], T_OK, np.ones(2), 1.0, "Phi contains infinity"),
     (PHI_OK, np.r_[T_OK[:4], np.nan], np.ones(2), 1.0, "t contains NaN"),
     (PHI_OK, T_OK, np.array([1.0, np.nan]), 1.0, "alpha must be positive"),
     (PHI_OK, T_OK, np.array([1.0, 0.0]), 1.0, "alpha must be positive"),
@@ -754,7 +754,7 @@ def test_functional_api_rejects_nan_and_non_positive(func, Phi, t, alpha, beta, 
     (PHI_OK, T_OK, "1", {}, "beta0 must be a real number"),
     (np.r_[PHI_OK[:4], [[1.0, np.nan]]], T_OK, 1.0, {}, "Phi contains NaN"),
     (PHI_OK, np.r_[T_OK[:4], np.nan], 1.0, {}, "t contains NaN"),
-    (PHI_OK, T_OK[:4], 1.0, {}, "Inconsistent numbers of samples"),
+    (PHI_OK, T_OK[:4], 1.0, {}, "[Ii]nconsistent numbers of samples"),
     (PHI_OK[:, 0], T_OK, 1.0, {}, "Phi must be a 2-D array"),
     (PHI_OK, T_OK, 1.0, {"max_iter": 0}, "max_iter must be >= 1"),
     (PHI_OK, T_OK, 1.0, {"tol": -1.0}, "tol must be >= 0"),

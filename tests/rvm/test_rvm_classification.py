@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from scipy import integrate, special
 from sklearn.datasets import load_iris
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlcourse.kernels import design_matrix, get_kernel
 from mlcourse.laplace import fit_laplace, probit_approximation
@@ -320,8 +319,3 @@ def test_bad_data():
         clf.predict_proba(X, method="nope")
     with pytest.raises(ValueError, match="alpha"):
         laplace_posterior(np.ones((3, 2)), [0, 1, 0], [1.0, -1.0])
-
-
-@parametrize_with_checks([RVMClassifier(max_iter=20)])
-def test_sklearn_estimator_checks(estimator, check):
-    check(estimator)
