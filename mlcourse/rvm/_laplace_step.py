@@ -1,0 +1,232 @@
+"""The Laplace step of RVM classification (lecture 000; Tipping 2001 §3; Bishop §7.2.3).
+
+For fixed prior precisions α the posterior over the weights is not Gaussian: the likelihood is
+Bernoulli through a sigmoid (two classes) or categorical through a softmax (K > 2). Its mode w*
+is found by Newton's method (IRLS) with the Laplace chapter's solver on the linear chapter's
+likelihoods (:func:`mlcourse.utils.optimize.newton_minimize` on
+:func:`mlcourse.utils.objectives.make_objective`), and the posterior is approximated by the
+Gaussian at w* with precision Σ⁻¹ = ΦᵀBΦ + A, B = diag(y(1 − y)) (lecture 000).
+
+At the mode that Gaussian *is* the posterior of a linear-Gaussian regression: with a square root
+R of the data part of the Hessian (RᵀR = ΦᵀBΦ; R = B^½Φ for two classes) and the working
+response τ (Rᵀτ = ΦᵀBΦw* + Φᵀ(t − y)), N(w | m, Σ) with Σ = (A + RᵀR)⁻¹ and m = ΣRᵀτ = w*
+(Tipping 2001, eq. 26: t̂ = Φw* + B⁻¹(t − y)). So the regression RVM's posterior, re-estimation
+and sparsity factors serve unchanged, with unit noise precision: :func:`laplace_posterior` gives
+that Gaussian and the Laplace evidence, and :func:`working_problem` the pair (R, τ) for any
+columns.
+
+The softmax's B is a block matrix: for sample n, Λₙ = diag(yₙ) − yₙyₙᵀ (K × K). With
+uₙ = √yₙ (a unit vector) Λₙ = (PₙDₙ)ᵀ(PₙDₙ), Dₙ = diag(uₙ), Pₙ = I − uₙuₙᵀ, so the square root
+has K rows per sample, one column per weight (k, i): R[(n, l), (k, i)] = (PₙDₙ)_lk φᵢ(xₙ), and
+τₙ = PₙDₙaₙ + Dₙ⁻¹(tₙ − yₙ).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..special import log_sigmoid, log_softmax
+from ..utils.objectives import make_objective
+from ..utils.optimize import newton_minimize, restrict
+from ..utils.validation import check_array, check_binary_labels, check_consistent_length
+from ._sparse_bayes import Posterior, _check_alpha, posterior
+
+__all__ = ["LaplacePosterior", "laplace_posterior", "working_problem", "NEWTON_TOL",
+           "NEWTON_MAX_ITER"]
+
+# The inner Newton loop stops when a step is below NEWTON_TOL relative to the weights
+# (newton_minimize's rule); convergence being quadratic, w* is then accurate to about
+# NEWTON_TOL², far below the 1e-3 on ln α of the outer loops. Warm-started from the previous
+# mode it takes two to four steps; NEWTON_MAX_ITER only bounds a pathological start.
+NEWTON_TOL = 1e-8
+NEWTON_MAX_ITER = 100
+
+
+@dataclass
+class LaplacePosterior(Posterior):
+    """The Laplace approximation N(w | w*, Σ) at fixed α, with the Laplace evidence.
+
+    Attributes
+    ----------
+    mean : ndarray of shape (P,)
+        w*, the posterior mode, over the P weights with finite α (row-major over (class, basis
+        function) for the softmax).
+    W : ndarray of shape (P, P)
+        Σ = WᵀW, Σ⁻¹ = ΦᵀBΦ + A at w* (lecture 000; the square-root form of ``posterior``).
+    logdet_precision : float
+        ln|Σ⁻¹|.
+    log_evidence : float
+        ln p(t | w*) + ln p(w* | α) + (P/2) ln 2π + ½ ln|Σ| (lecture 000; Bishop (7.114)).
+    log_likelihood : float
+        ln p(t | w*).
+    activations : ndarray of shape (N,) or (N, K)
+        a = Φw* (one column per class for the softmax).
+    n_iter : int
+        Newton steps taken to the mode.
+    converged : bool
+        The Newton loop met ``NEWTON_TOL``.
+    """
+
+    log_evidence: float
+    log_likelihood: float
+    activations: np.ndarray
+    n_iter: int
+    converged: bool
+
+
+def _binary_root(a, t):
+    """√b (N,) and τ (N,) for y = σ(a): b = y(1 − y), τ = √b·a + (t − y)/√b.
+
+    In logs: √b = exp{½[ln σ(a) + ln σ(−a)]}, and (t − y)/√b = s·exp(−s·a/2) with s = 2t − 1
+    (= √(σ(−a)/σ(a)) for t = 1): no difference of nearly equal numbers, no division by a b that
+    underflows.
+    """
+    s = 2.0 * t - 1.0
+    root_b = np.exp(0.5 * (log_sigmoid(a) + log_sigmoid(-a)))
+    return root_b, root_b * a + s * np.exp(-0.5 * s * a)
+
+
+def _softmax_root(A, T):
+    """PₙDₙ (N, K, K) and τ (N·K,) for Y = softmax(A) (see the module docstring)."""
+    log_y = log_softmax(A, axis=1)
+    u = np.exp(0.5 * log_y)                                   # uₙ = √yₙ
+    PD = np.einsum("lk,nk->nlk", np.eye(A.shape[1]), u) - u[:, :, None] * (u * u)[:, None, :]
+    tau = np.einsum("nlk,nk->nl", PD, A) + T * np.exp(-0.5 * log_y) - u   # D⁻¹(t − y) = T/u − u
+    return PD, tau.ravel()
+
+
+def working_problem(Phi, T, activations):
+    """The Gaussian regression problem equivalent to the Laplace approximation at activations a.
+
+    Parameters
+    ----------
+    Phi : ndarray of shape (N, C)
+        Basis functions (columns) to express: e.g. all candidates, or those in the model.
+    T : ndarray of shape (N,) or (N, K)
+        0/1 targets (two classes), or one-hot rows (softmax).
+    activations : ndarray of shape (N,) or (N, K)
+        a = Φw at the mode (all of the model's basis functions).
+
+    Returns
+    -------
+    R : ndarray of shape (N, C) or (N·K, K·C)
+        RᵀR = ΦᵀBΦ (the Hessian of −ln p(t | w) at a), one column per weight: for the softmax
+        column k·C + i is the weight of class k on basis function i.
+    tau : ndarray of shape (N,) or (N·K,)
+        Rᵀτ = ΦᵀBΦw + Φᵀ(t − y): the working response, for unit noise precision.
+    """
+    if T.ndim == 1:
+        root_b, tau = _binary_root(activations, T)
+        return Phi * root_b[:, None], tau
+    PD, tau = _softmax_root(activations, T)
+    N, K = T.shape
+    R = np.einsum("nlk,ni->nlki", PD, Phi).reshape(N * K, K * Phi.shape[1])
+    return R, tau
+
+
+def _log_likelihood(A, T):
+    """ln p(t | w) = Σₙ [tₙ ln yₙ + (1 − tₙ) ln(1 − yₙ)], or Σₙₖ tₙₖ ln yₙₖ for the softmax."""
+    if T.ndim == 1:
+        return float(np.sum(log_sigmoid(np.where(T > 0, A, -A))))
+    return float(np.sum(T * log_softmax(A, axis=1)))
+
+
+def _mode(Phi, T, alpha, w0):
+    """w* by damped Newton on the active weights, α fixed; returns (W (K′, C), result or None).
+
+    `alpha` and `w0` have shape (K′, C), K′ = 1 for two classes; ``inf`` in `alpha` fixes a
+    weight at 0 (:func:`mlcourse.utils.optimize.restrict`). The objective E(w) = −ln p(t | w) +
+    ½wᵀAw is convex, and ``newton_minimize`` backtracks, so the mode is found even on separable
+    data, where only the prior keeps w* finite.
+    """
+    free = np.isfinite(alpha)
+    W = np.zeros(alpha.shape)
+    if not free.any():
+        return W, None
+    if T.ndim == 1:
+        cols = free[0]
+        fun = make_objective(Phi[:, cols], T, alpha[0, cols])
+    else:
+        # only the basis functions some class uses: the block Hessian costs O(N K² C²)
+        cols = free.any(axis=0)
+        sub = free[:, cols]
+        prec = np.where(sub, alpha[:, cols], 0.0)     # the fixed weights' precision is unused
+        fun = restrict(make_objective(Phi[:, cols], T, prec, link="softmax"), sub.ravel(),
+                       np.zeros(sub.size))
+    res = newton_minimize(fun, w0[free], tol=NEWTON_TOL, max_iter=NEWTON_MAX_ITER)
+    W[free] = res.x
+    return W, res
+
+
+def _laplace(Phi, T, alpha, w0):
+    """:func:`laplace_posterior` on validated arguments, alpha and w0 of shape (K′, C)."""
+    W, res = _mode(Phi, T, alpha, w0)
+    free = np.isfinite(alpha)
+    A = Phi @ W.T                                     # (N, K′)
+    A = A[:, 0] if T.ndim == 1 else A
+    log_lik = _log_likelihood(A, T)
+    R, tau = working_problem(Phi, T, A)
+    a = alpha[free]
+    post = posterior(R[:, free.ravel()], tau, a, 1.0)
+    # the mode itself (post.mean is one more Newton step from it, equal up to NEWTON_TOL²)
+    w = W[free]
+    log_ev = log_lik - 0.5 * float(a @ w**2) + 0.5 * float(np.log(a).sum()) \
+        - 0.5 * post.logdet_precision
+    n_iter, conv = (res.n_iter, bool(res.converged)) if res is not None else (0, True)
+    return LaplacePosterior(w, post.W, post.logdet_precision, float(log_ev), log_lik, A, n_iter,
+                            conv)
+
+
+def _check_targets(Phi, T):
+    """0/1 targets (N,) or one-hot rows (N, K ≥ 2), as floats."""
+    T = np.asarray(T)
+    if T.ndim == 1:
+        T = check_binary_labels(T, "t").astype(float)
+    else:
+        T = check_array(T, "t")
+        if T.shape[1] < 2 or not np.all((T == 0) | (T == 1)) or np.any(T.sum(axis=1) != 1):
+            raise ValueError("t must be 0/1 labels of shape (N,) or one-hot rows of shape (N, K), "
+                             "K >= 2.")
+    check_consistent_length(Phi=Phi, t=T)
+    return T
+
+
+def laplace_posterior(Phi, t, alpha, w0=None) -> LaplacePosterior:
+    """The Laplace approximation of the RVM classifier's posterior at fixed α (lecture 000).
+
+    w* maximises ln p(w | t, α) = Σₙ[tₙ ln yₙ + (1 − tₙ) ln(1 − yₙ)] − ½wᵀAw + const
+    (yₙ = σ(wᵀφₙ)); its gradient Φᵀ(t − y) − Aw vanishes there, so w* = A⁻¹Φᵀ(t − y); the
+    Hessian is −(ΦᵀBΦ + A), B = diag(yₙ(1 − yₙ)), an M × M matrix. Then
+    p(w | t, α) ≈ N(w | w*, Σ) with Σ = (ΦᵀBΦ + A)⁻¹, and
+    p(t | α) ≈ p(t | w*) p(w* | α) (2π)^{M/2} |Σ|^{1/2}.
+    For the softmax, yₙₖ = exp(aₙₖ)/Σⱼ exp(aₙⱼ) with one weight vector per class, and ΦᵀBΦ is
+    the (KM × KM) block Hessian Σₙ Λₙ ⊗ φₙφₙᵀ, Λₙ = diag(yₙ) − yₙyₙᵀ (Bishop (4.110)).
+
+    Parameters
+    ----------
+    Phi : array_like of shape (N, M)
+    t : array_like of shape (N,) or (N, K)
+        0/1 labels (sigmoid), or one-hot rows (softmax, K ≥ 2 weight vectors).
+    alpha : array_like of shape (M,) or (K, M)
+        Prior precisions, one per weight; ``inf`` leaves a weight out (fixed at 0).
+    w0 : array_like of the shape of `alpha`, optional
+        Starting point of the Newton iteration (default 0).
+
+    Returns
+    -------
+    LaplacePosterior
+        Over the weights with finite α, row-major (class, basis function) for the softmax.
+    """
+    Phi = check_array(Phi, "Phi")
+    T = _check_targets(Phi, t)
+    K = 1 if T.ndim == 1 else T.shape[1]
+    alpha = _check_alpha(np.asarray(alpha, float)).reshape(-1)
+    if alpha.size != K * Phi.shape[1]:
+        raise ValueError(f"alpha must have shape {(Phi.shape[1],) if K == 1 else (K, Phi.shape[1])}"
+                         f"; got {np.shape(alpha)}.")
+    alpha = alpha.reshape(K, -1)
+    w0 = np.zeros(alpha.shape) if w0 is None else \
+        check_array(np.reshape(w0, (-1,)), "w0", ndim=1).reshape(alpha.shape)
+    return _laplace(Phi, T, alpha, w0)
