@@ -346,3 +346,18 @@ def test_show_displays_one_png_per_call_of_the_figure_as_drawn(monkeypatch):
     images = [Image.open(io.BytesIO(d.data)) for d in shown]
     assert [i.format for i in images] == ["PNG", "PNG"] and images[0].size == (150, 100)
     assert images[0].tobytes() != images[1].tobytes()        # the second shows the new data
+
+
+# --- the test session's thread pools -----------------------------------------------------------
+
+
+def test_every_blas_and_openmp_pool_runs_one_thread():
+    """tests/conftest.py caps every thread pool at one thread. threadpoolctl caps only libraries
+    already loaded; SciPy's own OpenBLAS, loaded after the cap, ran two spinning threads beside
+    the other test worker and made the RVM's loops 100 times slower."""
+    from threadpoolctl import threadpool_info
+
+    import mlcourse.rvm  # noqa: F401  (everything the package loads)
+    import sklearn.linear_model  # noqa: F401
+    pools = {d["filepath"]: d["num_threads"] for d in threadpool_info()}
+    assert pools and all(n == 1 for n in pools.values()), pools
