@@ -280,16 +280,17 @@ def test_em_and_fast_find_the_same_optimum_on_a_linear_problem():
     w = np.zeros(20)
     w[[1, 5, 12]] = [2.0, -3.0, 1.5]
     t = X @ w + 0.5 * rng.standard_normal(100)
-    em = rvm.fit_em(X, t, 1.0, tol=1e-8, max_iter=20000)
-    fast = rvm.fit_sequential(X, t, 1.0, tol=1e-8)
+    em = rvm.fit_em(X, t, 1.0, tol=1e-10, max_iter=20000)
+    fast = rvm.fit_sequential(X, t, 1.0, tol=1e-10)
     assert em.converged and fast.converged
     np.testing.assert_array_equal(em.active, fast.active)
     # Set by the loops' stopping rules, not by rounding (the margins are the same under every BLAS
-    # kernel): both stop when a step moves each ln αᵢ by less than tol = 1e-8, but on ridges the
-    # remaining distance is many steps; the weights here differ by up to 2e-7 (4e-6 relative, for
-    # the smallest), ln p by far less (quadratic in that distance).
-    np.testing.assert_allclose(em.mean, fast.mean, rtol=1e-5, atol=1e-6)
-    assert em.log_evidence == pytest.approx(fast.log_evidence, abs=1e-6)
+    # kernel): EM stops when its step moves every ln αᵢ by less than tol, fast when its best change
+    # does, and along this problem's flattest ridge the distance left is about 1e4 such steps: the
+    # ln αᵢ differ by up to 2.4e-6 at tol = 1e-10 (1.8e-4 at 1e-8), the weights by 2.5e-8, ln p
+    # by 1e-13 (quadratic in that distance).
+    np.testing.assert_allclose(em.mean, fast.mean, rtol=1e-6, atol=2e-7)
+    assert em.log_evidence == pytest.approx(fast.log_evidence, abs=1e-9)
     ard = ARDRegression(fit_intercept=False, tol=1e-10, max_iter=10000, threshold_lambda=1e10).fit(X, t)
     at_ard = rvm.log_evidence(X, t, ard.lambda_, ard.alpha_)
     assert fast.log_evidence >= at_ard - 1e-6
@@ -324,19 +325,23 @@ def test_fast_and_em_reach_evidence_maxima_of_the_same_height():
 @pytest.mark.parametrize("seed", range(4))
 def test_each_optimum_is_a_fixed_point_of_the_other_loop(seed):
     """From their own starts the loops may stop at different local maxima (seed 0: ~1 nat apart),
-    but EM started at fast's optimum, and fast started at EM's, stay there."""
+    but EM started at fast's optimum, and fast started at EM's, stay there.
+
+    Fast runs to tol = 1e-4 here: at its default 1e-3 it stops when its best change moves an
+    ln αᵢ by less than that, which on seed 0 leaves a basis function whose pruning, a slow joint
+    move, EM then makes over 687 iterations for 0.034 nats. Where two neighbouring kernels share
+    a weight (seed 2: x = 3.7 and 3.9) the evidence has a ridge along which their αᵢ trade off,
+    and EM crawls along it without converging; what the data determine does not move: the
+    basis functions, ln p (EM gains less than 1e-5 nats in 20,000 iterations) and the fitted
+    curve (it moves by less than 1% of the noise σ; 0.4% on seed 2)."""
     _, t, Phi = sinc_problem(seed=seed)
     b0 = 100 / np.var(t)
-    em, fast = rvm.fit_em(Phi, t, b0), rvm.fit_sequential(Phi, t, b0)
+    em, fast = rvm.fit_em(Phi, t, b0), rvm.fit_sequential(Phi, t, b0, tol=1e-4)
     em2 = rvm.fit_em(Phi, t, fast.beta, alpha0=fast.alpha, tol=1e-8, max_iter=20000)
-    assert em2.converged
     np.testing.assert_array_equal(em2.active, fast.active)
-    assert em2.log_evidence == pytest.approx(fast.log_evidence, abs=1e-5)
-    # The fast loop stops when its most rewarding change moves an ln αᵢ by less than tol = 1e-3;
-    # the αᵢ are coupled (neighbouring kernels), so the joint fixed point EM converges to (at
-    # tol = 1e-8) lies up to several tol away in each ln αᵢ (here up to 6e-3): 2e-2 = 20 tol.
-    # The margin is the same under every BLAS kernel: set by the stopping rule, not by rounding.
-    np.testing.assert_allclose(em2.alpha[fast.active], fast.alpha[fast.active], rtol=2e-2)
+    assert -1e-9 < em2.log_evidence - fast.log_evidence < 1e-5     # 1e-9: ln p's rounding
+    moved = Phi[:, em2.active] @ em2.mean - Phi[:, fast.active] @ fast.mean
+    assert np.abs(moved).max() < 0.01 / np.sqrt(fast.beta)
     fast2 = rvm.fit_sequential(Phi, t, em.beta, alpha0=em.alpha, alignment_max=1.0)
     assert fast2.converged
     np.testing.assert_array_equal(fast2.active, em.active)
@@ -528,8 +533,9 @@ def test_predict_mean_and_std(rng):
     Xt = rng.uniform(-12, 12, (50, 1))
     mean, std = m.predict(Xt, return_std=True)
     np.testing.assert_allclose(mean, m.predict(Xt))
-    phi = np.c_[rbf(Xt, m.relevance_vectors_, gamma=1 / 9), np.ones(50)]
-    np.testing.assert_allclose(mean, phi @ np.r_[m.coef_, m.intercept_], rtol=1e-12)
+    has_b = np.isfinite(m.intercept_alpha_)                 # the bias kept, or pruned
+    phi = np.c_[rbf(Xt, m.relevance_vectors_, gamma=1 / 9), np.ones((50, int(has_b)))]
+    np.testing.assert_allclose(mean, phi @ np.r_[m.coef_, [m.intercept_] * int(has_b)], rtol=1e-12)
     var = m.noise_variance_ + np.einsum("ij,jk,ik->i", phi, m.sigma_, phi)
     np.testing.assert_allclose(std**2, var, rtol=1e-10)
     # independently: the function-space posterior on the full design with the fitted α, β
@@ -615,6 +621,25 @@ def test_rbf_sinc_under_shifts_and_scalings(a, b):
         np.testing.assert_array_equal(m.relevance_indices_, ref.relevance_indices_)
         ev[method] = m.log_evidence_
     assert abs(ev["fast"] - ev["em"]) < LOCAL_MAXIMA_NATS
+
+
+@pytest.mark.parametrize("gamma", [1 / 4, 1 / 25, 1 / 100])
+@pytest.mark.parametrize("noise_variance", [None, 0.01])
+def test_fast_reaches_em_on_wide_and_narrow_rbf_kernels(gamma, noise_variance):
+    """The RBF width r = γ^-½ from 2 to 10 on the noisy sinc over [-10, 10], the noise estimated
+    or fixed at its true 0.1²: fast's evidence is no more than LOCAL_MAXIMA_NATS below EM's.
+    (On the widest, with the noise fixed, fast stopped 171 nats below EM while it made the change
+    of largest gain; with additions first it ends 235 nats above EM.) Not tested: a kernel as
+    wide as the data (r = 20), where both loops stop at poor maxima far apart (noise fixed: fast
+    −753, EM −455; the noise estimated, both read the signal as noise)."""
+    X, t = datasets.sinc_data(100, 0.1, random_state=0)
+    ev = {}
+    for method in ("fast", "em"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)   # EM crawls on the widest
+            ev[method] = rvm.RVMRegressor(gamma=gamma, noise_variance=noise_variance,
+                                          method=method).fit(X, t).log_evidence_
+    assert ev["fast"] > ev["em"] - LOCAL_MAXIMA_NATS
 
 
 @pytest.mark.parametrize("method", ["fast", "em"])
@@ -900,19 +925,19 @@ def test_span_downdated_norms_match_recomputed_ones(shift):
 
 # The evidence maximised over β as well is at least its maximum at any fixed β, so a fit that
 # estimates the noise should come within LOCAL_MAXIMA_NATS of the fit with the noise fixed at its
-# true level. Where the inputs make every column nearly constant (linear spline on [80, 100]) or
-# the kernel is wide (γ = 1/100 on [-10, 10]), the fast loop's first β update, made after
-# BETA_UPDATE_START additions, reads most of the signal as noise and the loop then stops at that
-# high-noise maximum (EM on the spline too). Still open (issue 12), so marked strict xfail: a fix
-# turns them into failures that say so.
-OPEN = pytest.mark.xfail(strict=True, reason="issue 12: the first β update overestimates the noise")
+# true level. Before issue 12 was closed, three of these stopped far below: where the inputs make
+# every column nearly constant (linear spline on [80, 100]) the loop idled at one basis function
+# while β was held and the first β update read the signal as noise (σ = 0.35, 340 nats below;
+# EM does the same); on the wide kernel (γ = 1/100) it re-estimated a few basis functions into a
+# local maximum 400 nats below (see HOLD_STEP and the note on additions first in _fast).
 ESTIMATED_NOISE = {
     "rbf r=3": ("rbf", 1 / 9, 100, 0.1, 0.0, False),
     "spline [0, 20]": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 10.0, False),
-    "spline [80, 100]": pytest.param("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, False, marks=OPEN),
-    "spline [80, 100] + bias": pytest.param("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, True,
-                                            marks=OPEN),
-    "rbf r=10, N=500": pytest.param("rbf", 1 / 100, 500, 0.1, 0.0, True, marks=OPEN),
+    "spline [30, 50]": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 40.0, False),
+    "spline [80, 100]": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, False),
+    "spline [80, 100] + bias": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 90.0, True),
+    "spline [100, 120] + bias": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 110.0, True),
+    "rbf r=10, N=500": ("rbf", 1 / 100, 500, 0.1, 0.0, True),
 }
 
 
