@@ -327,13 +327,12 @@ def test_each_optimum_is_a_fixed_point_of_the_other_loop(seed):
     """From their own starts the loops may stop at different local maxima (seed 0: ~1 nat apart),
     but EM started at fast's optimum, and fast started at EM's, stay there.
 
-    Fast runs to tol = 1e-4 here: at its default 1e-3 it stops when its best change moves an
-    ln αᵢ by less than that, which on seed 0 leaves a basis function whose pruning, a slow joint
-    move, EM then makes over 687 iterations for 0.034 nats. Where two neighbouring kernels share
-    a weight (seed 2: x = 3.7 and 3.9) the evidence has a ridge along which their αᵢ trade off,
-    and EM crawls along it without converging; what the data determine does not move: the
-    basis functions, ln p (EM gains less than 1e-5 nats in 20,000 iterations) and the fitted
-    curve (it moves by less than 1% of the noise σ; 0.4% on seed 2)."""
+    Where two neighbouring kernels share a weight (seed 2: x = 3.74 and 3.94) the evidence has a
+    ridge along which their αᵢ trade off: fast at its default tol = 1e-3 stops on it when its
+    best change moves an ln αᵢ by less than that, 1e-4 nats short, so it runs to tol = 1e-4
+    here; EM crawls along the ridge without converging. What the data determine does not move:
+    the basis functions, ln p (EM gains less than 1e-5 nats in 20,000 iterations) and the
+    fitted curve (it moves by less than 1% of the noise σ; 0.4% on seed 2)."""
     _, t, Phi = sinc_problem(seed=seed)
     b0 = 100 / np.var(t)
     em, fast = rvm.fit_em(Phi, t, b0), rvm.fit_sequential(Phi, t, b0, tol=1e-4)
@@ -629,7 +628,7 @@ def test_fast_reaches_em_on_wide_and_narrow_rbf_kernels(gamma, noise_variance):
     """The RBF width r = γ^-½ from 2 to 10 on the noisy sinc over [-10, 10], the noise estimated
     or fixed at its true 0.1²: fast's evidence is no more than LOCAL_MAXIMA_NATS below EM's.
     (On the widest, with the noise fixed, fast stopped 171 nats below EM while it made the change
-    of largest gain; with additions first it ends 235 nats above EM.) Not tested: a kernel as
+    of largest gain; with additions first it ends about 230 nats above EM.) Not tested: a kernel as
     wide as the data (r = 20), where both loops stop at poor maxima far apart (noise fixed: fast
     −753, EM −455; the noise estimated, both read the signal as noise)."""
     X, t = datasets.sinc_data(100, 0.1, random_state=0)
