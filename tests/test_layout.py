@@ -78,6 +78,7 @@ PUBLIC_PATHS = [
     "mlcourse.rbf:gaussian_mixture", "mlcourse.rbf:kmeans", "mlcourse.rbf:network_objective",
     "mlcourse.rbf:ridge_weights",
     "mlcourse.rvm:ALIGNMENT_GAIN", "mlcourse.rvm:ALIGNMENT_MAX", "mlcourse.rvm:ALIGNMENT_Z",
+    "mlcourse.rvm:BETA_UPDATE_START", "mlcourse.rvm:HOLD_STEP", "mlcourse.rvm:EvidenceFit",
     "mlcourse.rvm:ConvergenceWarning", "mlcourse.rvm:RCOND_MIN",
     "mlcourse.rvm:NOISE_FLOOR", "mlcourse.rvm:PRUNE_ALPHA", "mlcourse.rvm:Posterior",
     "mlcourse.rvm:RVMRegressor", "mlcourse.rvm:SBLFit", "mlcourse.rvm:alpha_marginal",

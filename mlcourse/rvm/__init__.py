@@ -19,10 +19,10 @@ same re-estimation and sparsity factors serve; :func:`fit_em_classifier` and
 """
 
 from ..exceptions import ConvergenceWarning
-from ._fast import (ALIGNMENT_GAIN, ALIGNMENT_MAX, ALIGNMENT_Z, alpha_marginal, fit_sequential,
-                    optimal_alpha, sparsity_quality)
+from ._fast import (ALIGNMENT_GAIN, ALIGNMENT_MAX, ALIGNMENT_Z, BETA_UPDATE_START, HOLD_STEP,
+                    alpha_marginal, fit_sequential, optimal_alpha, sparsity_quality)
 from ._em import fit_em
-from ._loop_state import SBLFit
+from ._loop_state import EvidenceFit, SBLFit
 from ._regressor import RVMRegressor
 from ._reestimate import NOISE_FLOOR, evidence_gradient, reestimate
 from ._sparse_bayes import (PRUNE_ALPHA, RCOND_MIN, Posterior, log_evidence, log_evidence_direct,
@@ -36,5 +36,5 @@ __all__ = ["RVMRegressor", "RVMClassifier", "laplace_posterior", "working_proble
            "NEWTON_TOL", "ConvergenceWarning", "posterior", "log_evidence",
            "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
            "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
-           "PRUNE_ALPHA", "RCOND_MIN", "NOISE_FLOOR", "ALIGNMENT_MAX", "ALIGNMENT_Z",
-           "ALIGNMENT_GAIN"]
+           "EvidenceFit", "PRUNE_ALPHA", "RCOND_MIN", "NOISE_FLOOR", "ALIGNMENT_MAX", "ALIGNMENT_Z",
+           "ALIGNMENT_GAIN", "BETA_UPDATE_START", "HOLD_STEP"]

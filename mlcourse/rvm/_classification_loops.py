@@ -17,13 +17,14 @@ the targets are labels and need no scaling. Results are returned in the original
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..utils.validation import check_array, check_option, check_scalar
 from ._fast import _ACTION, MAX_DROP, MIN_GAIN, alpha_marginal, optimal_alpha, sparsity_quality
 from ._laplace_step import LaplacePosterior, _check_targets, _laplace, working_problem
+from ._loop_state import EvidenceFit
 from ._reestimate import _mackay
 from ._sparse_bayes import PRUNE_ALPHA, _check_alpha
 
@@ -33,42 +34,10 @@ RULES = ("mackay", "em")
 
 
 @dataclass
-class ClassifierFit:
-    """Result of an evidence maximisation for classification.
-
-    Attributes
-    ----------
-    alpha : ndarray of shape (M,), or (K, M) for the softmax
-        Prior precisions, ``inf`` for pruned weights.
-    active : ndarray of int
-        Indices into ``alpha.ravel()`` of the weights in the model, increasing.
-    mean : ndarray of shape (len(active),)
-        w*, the posterior mode of those weights.
-    W : ndarray of shape (len(active), len(active))
-        Laplace covariance factor, Σ = WᵀW.
-    log_evidence : float
-        The Laplace estimate of ln p(t | α) at the returned α.
-    n_iter : int
-    converged : bool
-    history : list of float
-        ln p(t | α) at the start of each iteration, then at the end.
-    actions : list of str
-        :func:`fit_sequential_classifier` only: ``"add"``, ``"re-estimate"`` or ``"delete"``.
-    """
-
-    alpha: np.ndarray
-    active: np.ndarray
-    mean: np.ndarray
-    W: np.ndarray
-    log_evidence: float
-    n_iter: int
-    converged: bool
-    history: list = field(default_factory=list)
-    actions: list = field(default_factory=list)
-
-    @property
-    def cov(self) -> np.ndarray:
-        return self.W.T @ self.W
+class ClassifierFit(EvidenceFit):
+    """Result of an evidence maximisation for classification: :class:`EvidenceFit` with α of
+    shape (M,), or (K, M) for the softmax, the Laplace mode w* as ``mean`` and the Laplace
+    estimate of ln p(t | α) as ``log_evidence``."""
 
     @property
     def weights(self) -> np.ndarray:

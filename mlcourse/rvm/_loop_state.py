@@ -1,7 +1,8 @@
 """What the two evidence-maximisation loops over a design matrix Φ (N, K) share: their argument
 checks, the scaling, the tracker of the posterior and the evidence at the current (α, β), and the
 result. The re-estimation loop (``_em``) and the fast sequential algorithm (``_fast``) each import
-this module; neither imports the other.
+this module; neither imports the other. The classification loops' result extends the same
+:class:`EvidenceFit`.
 
 Both loops first scale every basis function to unit norm and the targets to unit root mean
 square: φ̃ᵢ = φᵢ/‖φᵢ‖, t̃ = t/c, hence w̃ᵢ = wᵢ‖φᵢ‖/c, α̃ᵢ = αᵢc²/‖φᵢ‖², β̃ = βc². The fit and the
@@ -22,38 +23,37 @@ from ._reestimate import _beta_update, _noise_floor
 from ._sparse_bayes import (Posterior, _check_alpha, _covariance_root, _log_evidence,
                             _posterior_from_gram, _posterior_from_root, _root, _tri_solve)
 
-__all__ = ["SBLFit"]
+__all__ = ["EvidenceFit", "SBLFit"]
 
 
 @dataclass
-class SBLFit:
-    """Result of an evidence maximisation over a design matrix with K columns.
+class EvidenceFit:
+    """What every evidence maximisation of the package returns (regression and classification).
 
     Attributes
     ----------
-    alpha : ndarray of shape (K,)
-        Prior precisions; ``inf`` for pruned basis functions.
-    beta : float
-        Noise precision.
+    alpha : ndarray
+        Prior precisions, ``inf`` for pruned basis functions or weights.
     active : ndarray of int
-        Columns in the model (finite α), in increasing order.
+        The weights in the model (finite α), increasing: column indices of Φ (regression), or
+        indices into ``alpha.ravel()`` (classification, where the softmax has K rows of α).
     mean : ndarray of shape (len(active),)
-        Posterior mean of their weights.
+        Their posterior mean m (regression) or mode w* (classification, Laplace).
     W : ndarray of shape (len(active), len(active))
-        Posterior covariance factor, Σ = WᵀW.
+        A factor of their (Laplace) posterior covariance, Σ = WᵀW.
     log_evidence : float
-        ln p(t | α, β) at the returned α, β.
+        ln p(t | α, β) at the returned hyperparameters (classification: its Laplace estimate).
     n_iter : int
     converged : bool
     history : list of float
-        ln p(t | α, β) at the start of each iteration, then at the end.
+        The log evidence at the start of each iteration, then at the end.
     actions : list of str
-        :func:`fit_sequential` only: the change made in each iteration, ``"add"``,
-        ``"re-estimate"`` or ``"delete"`` (``"none"`` while β is held and nothing gains).
+        The sequential loops only: the change made in each iteration, ``"add"``,
+        ``"re-estimate"`` or ``"delete"`` (regression also ``"none"``, and ``"lower noise"``
+        where the held β was lowered: see ``HOLD_STEP``).
     """
 
     alpha: np.ndarray
-    beta: float
     active: np.ndarray
     mean: np.ndarray
     W: np.ndarray
@@ -65,7 +65,22 @@ class SBLFit:
 
     @property
     def cov(self) -> np.ndarray:
+        """Σ = WᵀW, shape (len(active), len(active))."""
         return self.W.T @ self.W
+
+
+@dataclass
+class SBLFit(EvidenceFit):
+    """Result of an evidence maximisation for regression over a design matrix with K columns:
+    :class:`EvidenceFit` (α of shape (K,), ``active`` the columns in the model) and the noise.
+
+    Attributes
+    ----------
+    beta : float
+        Noise precision.
+    """
+
+    beta: float = field(kw_only=True)
 
 
 def _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol):
@@ -161,7 +176,7 @@ def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions
     shift = len(trk.t) * np.log(c)
     o = np.argsort(act)
     act = np.asarray(act)[o]
-    return SBLFit(alpha * scale**2 / c**2, float(beta / c**2), act, post.mean[o] * c / scale[act],
+    return SBLFit(alpha * scale**2 / c**2, act, post.mean[o] * c / scale[act],
                   post.W[:, o] * c / scale[act][None, :], float(trk.log_ev - shift), n_iter,
-                  converged, [h - shift for h in history], list(actions))
+                  converged, [h - shift for h in history], list(actions), beta=float(beta / c**2))
 
