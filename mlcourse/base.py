@@ -87,16 +87,18 @@ class BaseEstimator(_sk.BaseEstimator):
         """:func:`sklearn.utils.validation.check_is_fitted`: ``NotFittedError`` before ``fit``."""
         check_is_fitted(self, attributes)
 
-    def _check_X(self, X, name: str = "X", width_attr: str = "n_features_in_") -> np.ndarray:
+    def _check_X(self, X, name: str = "X", width_attr: str = "n_features_in_",
+                 dtype=np.float64) -> np.ndarray:
         """Input to a prediction method: the estimator is fitted, and `X` is a finite 2-D float
         array with the columns of ``fit`` (scikit-learn's ``validate_data(reset=False)``).
 
         For another width than ``n_features_in_`` (``inverse_transform``'s `Z` has
         ``n_components_`` columns), name the argument and the attribute that holds the width.
+        ``dtype=None`` keeps a numeric `X`'s own dtype (a feature selector's ``transform``).
         """
         self._check_fitted()
         if width_attr == "n_features_in_":
-            return validate_data(self, X, reset=False, dtype=np.float64)
+            return validate_data(self, X, reset=False, dtype=dtype)
         return self._check_width(check_array(X, name), name, width_attr)
 
     def _check_width(self, X, name: str = "X", width_attr: str = "n_features_in_") -> np.ndarray:

@@ -288,10 +288,12 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
         return np.flatnonzero(mask) if indices else mask
 
     def transform(self, X):
-        """The kept columns of `X`, in their original order (as scikit-learn's selectors)."""
-        return self._check_X(X)[:, self.get_support()]
+        """The kept columns of `X`, in their original order and dtype (as scikit-learn's
+        selectors: integer codes stay integers, float32 stays float32)."""
+        return self._check_X(X, dtype=None)[:, self.get_support()]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
+        tags.transformer_tags.preserves_dtype = ["float64", "float32"]
         return tags

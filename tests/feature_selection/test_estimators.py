@@ -50,3 +50,17 @@ def test_cross_validated_pipeline():
     pipe = make_pipeline(FeatureSelector(5, criterion="cmim"), HistogramClassifier())
     scores = cross_val_score(pipe, np.round(X), y, cv=3)
     assert scores.shape == (3,) and np.all(scores > 0.5)
+
+
+@pytest.mark.parametrize("dtype", [np.int64, np.int32, np.float32, np.float64])
+def test_transform_keeps_the_dtype(dtype):
+    """As scikit-learn's selectors: the kept columns in X's own dtype (integer codes stay codes)."""
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 4, (60, 6)).astype(dtype)
+    y = (X[:, 2] + X[:, 4] > 3).astype(int)
+    selector = FeatureSelector(2).fit(X, y)
+    out = selector.transform(X)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, X[:, selector.get_support()])
+    with pytest.raises(ValueError, match="NaN"):
+        selector.transform(np.where(np.arange(6) == 0, np.nan, X.astype(float)))
