@@ -32,10 +32,10 @@ import functools
 import numpy as np
 from sklearn import base as _sk
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .special import sigmoid, softmax
-from .utils.validation import check_array, encode_labels
+from .utils.validation import check_array, encode_labels, validate_data
 
 __all__ = ["BaseEstimator", "ClassifierMixin", "RegressorMixin", "TransformerMixin",
            "LinearClassifierMixin"]

@@ -159,6 +159,19 @@ class TestContract:
                     getattr(fitted, name)(X[:, :-1])
 
 
+    def test_one_dimensional_X_is_named(self, est, kind):
+        """A 1-D X, in fit and in every prediction method: the message names X and the shape
+        wanted (scikit-learn's own says only "Expected 2D array")."""
+        X, y = _data(kind, seed=0)
+        with pytest.raises(ValueError, match=r"X must be a 2-D array of shape \(n_samples"):
+            clone(est).fit(X[:, 0]) if y is None else clone(est).fit(X[:, 0], y)
+        fitted = _fit(clone(est), kind, seed=0)
+        for name in OUTPUTS:
+            if hasattr(fitted, name):
+                with pytest.raises(ValueError, match=r"X must be a 2-D array"):
+                    getattr(fitted, name)(X[0])
+
+
 def _numeric_hyperparameters():
     """(estimator, kind, name) for every hyperparameter that takes a number (or a seed)."""
     for est, kind in CASES:

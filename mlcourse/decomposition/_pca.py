@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
-from sklearn.utils.validation import validate_data
 
 from ..base import BaseEstimator, TransformerMixin
-from ..utils.validation import check_array, check_bool, check_option, check_scalar
+from ..utils.validation import (check_array, check_bool, check_option, check_scalar,
+                                validate_data)
 from ._pca_routes import RANK_RTOL, ROUTES, ZERO_VARIANCE_RULE, flip_signs, zero_variance_tol
 
 __all__ = ["PCA", "profile_likelihood"]

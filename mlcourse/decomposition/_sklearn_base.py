@@ -9,9 +9,9 @@ Input arrays are validated by scikit-learn's ``validate_data`` (which also recor
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils.validation import validate_data
 
 from ..base import BaseEstimator
+from ..utils.validation import validate_data
 
 __all__ = ["_LatentBase"]
 

@@ -6,11 +6,11 @@ no features, NaN, mismatched lengths."""
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils import check_array, check_consistent_length
+from sklearn.utils import check_consistent_length
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import column_or_1d
 
-from ..utils.validation import check_scalar
+from ..utils.validation import check_scalar, validate_data
 
 __all__ = ["training_data", "check_n_features"]
 
@@ -27,7 +27,7 @@ def training_data(estimator, X, y, *, classes_only=True):
     name = type(estimator).__name__
     if y is None:
         raise ValueError(f"{name} requires y to be passed, but the target y is None.")
-    X = check_array(X, dtype=np.float64, estimator=estimator, input_name="X")
+    X = validate_data(estimator, X, dtype=np.float64)      # X named in every message
     y = column_or_1d(y, warn=True)
     if classes_only:
         check_classification_targets(y)

@@ -12,11 +12,10 @@ from __future__ import annotations
 import numpy as np
 from sklearn.exceptions import NotFittedError as _SklearnNotFittedError
 from sklearn.utils import Tags, TargetTags
-from sklearn.utils.validation import validate_data
 
 from ..base import BaseEstimator
 from ..exceptions import NotFittedError
-from ..utils.validation import check_is_fitted, check_scalar
+from ..utils.validation import check_is_fitted, check_scalar, validate_data
 
 __all__ = ["check_positive", "check_count", "check_distinct"]
 

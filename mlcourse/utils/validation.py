@@ -3,7 +3,8 @@
 Arrays go through scikit-learn's :func:`sklearn.utils.check_array` (numeric conversion, complex
 and sparse input refused, an object array that cannot be read as numbers a ``TypeError``, NaN and
 infinite values refused), with the argument's name in the message; the estimators validate their
-``X`` and ``y`` with scikit-learn's ``validate_data`` (see :mod:`mlcourse.base`), and
+``X`` and ``y`` with scikit-learn's ``validate_data`` through :func:`validate_data` here, which
+names the argument where scikit-learn's dimension message does not (see :mod:`mlcourse.base`), and
 :func:`check_is_fitted` is scikit-learn's. What scikit-learn has no check for is here: the number
 of dimensions an argument must have, labels (0/1, or exactly two classes), and hyperparameters
 (a real in a range, an option, a bool, a seed), each raising a :class:`ValueError` that names the
@@ -17,6 +18,7 @@ import numbers
 import numpy as np
 from sklearn.utils import check_array as _sk_check_array
 from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.validation import validate_data as _sk_validate_data
 
 __all__ = [
     "check_array",
@@ -29,7 +31,26 @@ __all__ = [
     "check_random_state",
     "check_bool",
     "check_is_fitted",
+    "validate_data",
 ]
+
+
+def validate_data(estimator, X="no_validation", y="no_validation", **check_params):
+    """scikit-learn's :func:`sklearn.utils.validation.validate_data`, naming the argument.
+
+    Its message for a 1-D `X` ("Expected 2D array, got 1D array instead: …") names neither the
+    argument nor the shape it wants; here it starts "X must be a 2-D array of shape
+    (n_samples, n_features)", followed by scikit-learn's own text (whose "Reshape your data"
+    advice ``check_estimator`` looks for). Its messages for NaN, infinity and the sample count
+    already name ``X`` or ``y``. Arguments and return value are scikit-learn's.
+    """
+    try:
+        return _sk_validate_data(estimator, X, y, **check_params)
+    except ValueError as error:
+        if str(error).startswith("Expected 2D array"):
+            raise ValueError(f"X must be a 2-D array of shape (n_samples, n_features). "
+                             f"{error}") from None
+        raise
 
 
 def _check_finite(a: np.ndarray, name: str) -> None:
