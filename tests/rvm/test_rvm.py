@@ -940,6 +940,18 @@ ESTIMATED_NOISE = {
 }
 
 
+def test_held_noise_is_lowered_only_where_nothing_gains():
+    """On the noise-free spline over [80, 100] nothing gains at the starting noise once one basis
+    function is in: the held noise variance is lowered HOLD_STEP-fold (recorded as "lower noise")
+    until additions gain again. On the noisy sinc the starting noise is never idle."""
+    X, t = datasets.sinc_data(100)
+    fit = rvm.fit_sequential(linear_spline(X + 90), t, 100 / np.var(t))
+    assert 1 <= fit.actions.count("lower noise") <= 4       # at most 4 steps to the noise floor
+    assert fit.actions.count("add") > 5 and fit.log_evidence > 500
+    _, t_noisy, Phi = sinc_problem()
+    assert "lower noise" not in rvm.fit_sequential(Phi, t_noisy, 100 / np.var(t_noisy)).actions
+
+
 @pytest.mark.parametrize("kernel, gamma, n, sigma, shift, bias", ESTIMATED_NOISE.values(),
                          ids=ESTIMATED_NOISE.keys())
 def test_fast_with_estimated_noise_is_no_worse_than_with_the_true_noise(kernel, gamma, n, sigma,
