@@ -327,6 +327,33 @@ def test_interact_lists_its_widget_and_a_move_redraws():
     assert calls == [0.5, 0.25]
 
 
+def test_interact_freezes_the_objects_alive_so_a_full_collection_skips_them():
+    """interact collects the kernel's garbage, then freezes the survivors: a full collection
+    during a slider move scans only what was made since (the objects alive, not the garbage)."""
+    import gc
+    import weakref
+
+    from mlcourse import widgets
+
+    class Node:
+        pass
+
+    try:
+        gc.unfreeze()
+        alive, garbage = Node(), Node()
+        alive.me, garbage.me = alive, garbage            # both in reference cycles
+        dead = weakref.ref(garbage)
+        del garbage
+        widgets.interact(lambda x: None, x=widgets.slider(0.5, 0.0, 1.0))
+        frozen = gc.get_freeze_count()
+        assert frozen > 0 and dead() is None             # the garbage collected, not frozen
+        assert not any(o is alive for o in gc.get_objects())     # frozen: no longer scanned
+        made_after = Node()
+        assert gc.get_freeze_count() == frozen and any(o is made_after for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
+
+
 def test_show_displays_one_png_per_call_of_the_figure_as_drawn(monkeypatch):
     """widgets.show displays the figure as a PNG of its own size, closes it in pyplot, and shows
     a kept figure again with its artists' new data."""
