@@ -301,7 +301,12 @@ def test_plots_draw():
     axes = plotting.plot_operating_point(y, s, threshold=0.5)
     assert len(axes[0].lines) >= 2
     X = rng.normal(size=(50, 2))
-    plotting.plot_probability_2d(lambda P: special.expit(P[:, 0]), X, y, n=20)
+    ax = plotting.plot_probability_2d(lambda P: special.expit(P[:, 0]), X, y, n=20)
+    assert len(ax.figure.axes) == 2                          # the axes and its colour bar
+    ax.cla()                                                 # a slider's redraw, same axes
+    plotting.plot_probability_2d(lambda P: special.expit(P[:, 1]), X, y, ax=ax, n=20,
+                                 colorbar=False)
+    assert len(ax.figure.axes) == 2 and len(ax.collections) == 5   # 3 contour sets, 2 scatters
     with pytest.raises(ValueError, match="2 columns"):
         plotting.grid_2d(np.zeros((5, 3)))
     plt.close("all")
