@@ -13,7 +13,7 @@ from . import metrics
 from .utils.validation import check_array
 
 __all__ = ["grid_2d", "plot_probability_2d", "plot_roc", "plot_confusion",
-           "plot_operating_point", "plot_image_grid", "plot_band"]
+           "plot_operating_point", "image_mosaic", "plot_image_grid", "plot_band"]
 
 POS_COLOR, NEG_COLOR = "tab:red", "tab:blue"
 
@@ -51,7 +51,7 @@ def grid_2d(X, n: int = 200, margin: float = 0.1):
 
 
 def plot_probability_2d(proba_fn, X, y, ax=None, levels=(0.1, 0.3, 0.5, 0.7, 0.9), n=150,
-                        title=None):
+                        title=None, colorbar=True):
     """Contours of P(class 1 | x) over 2-D data, with the 0.5 boundary drawn bold.
 
     Parameters
@@ -61,6 +61,20 @@ def plot_probability_2d(proba_fn, X, y, ax=None, levels=(0.1, 0.3, 0.5, 0.7, 0.9
     X : array_like of shape (n_samples, 2)
     y : array_like of shape (n_samples,)
         0/1 labels, used for the colours of the points.
+    ax : Axes, optional
+    levels : sequence of float
+        Probabilities at which thin contour lines are drawn (0.5 is always drawn, bold).
+    n : int
+        Grid points per axis (:func:`grid_2d`).
+    title : str, optional
+    colorbar : bool
+        Whether to add a colour bar for P(class 1 | x) beside `ax`. The filled contours always
+        use the same 11 levels from 0 to 1, so a slider that redraws into the same (cleared)
+        axes makes the colour bar once and passes False afterwards.
+
+    Returns
+    -------
+    ax : Axes
     """
     ax = _ax(ax)
     xx, yy, pts = grid_2d(X, n=n)
@@ -74,7 +88,8 @@ def plot_probability_2d(proba_fn, X, y, ax=None, levels=(0.1, 0.3, 0.5, 0.7, 0.9
     ax.scatter(*np.asarray(X)[y == 0].T, s=14, c=NEG_COLOR, edgecolor="k", linewidth=0.3)
     if title:
         ax.set_title(title)
-    ax.figure.colorbar(cs, ax=ax, label="P(class 1 | x)")
+    if colorbar:
+        ax.figure.colorbar(cs, ax=ax, label="P(class 1 | x)")
     return ax
 
 
@@ -127,12 +142,53 @@ def plot_operating_point(y_true, y_score, threshold: float, axes=None):
     return axes
 
 
+def image_mosaic(images, image_shape, ncols=None, gap: int = 1):
+    """Tile flattened images into one array, row by row, with `gap` NaN pixels between them.
+
+    The array :func:`plot_image_grid` draws; a slider that shows new images in the same place
+    passes a new mosaic to the ``set_data`` of the ``AxesImage`` drawn the first time, instead
+    of drawing the grid anew.
+
+    Parameters
+    ----------
+    images : array_like of shape (n, h·w)
+        One image per row, e.g. digits or their reconstructions.
+    image_shape : tuple (h, w)
+    ncols : int, optional
+        Images per mosaic row (default: all in one row).
+    gap : int
+        Pixels between neighbouring images (NaN: drawn in the colour map's "bad" colour).
+
+    Returns
+    -------
+    mosaic : ndarray of shape (nrows·(h + gap) − gap, ncols·(w + gap) − gap)
+        ``nrows = ceil(n / ncols)``; a place in the last row that no image fills is NaN.
+    """
+    images = np.asarray(images, dtype=float)
+    h, w = image_shape
+    if images.ndim != 2 or images.shape[1] != h * w:
+        raise ValueError(f"images must have shape (n, {h * w}) for image_shape {image_shape}; "
+                         f"got {images.shape}.")
+    n = len(images)
+    ncols = n if ncols is None else ncols
+    if ncols < 1:
+        raise ValueError(f"ncols must be a positive number of images per row; got {ncols}.")
+    if gap < 0:
+        raise ValueError(f"gap must be a number of pixels >= 0; got {gap}.")
+    nrows = -(-n // ncols)
+    mosaic = np.full((nrows * (h + gap) - gap, ncols * (w + gap) - gap), np.nan)
+    for k, img in enumerate(images):
+        r, c = divmod(k, ncols)
+        mosaic[r * (h + gap):r * (h + gap) + h, c * (w + gap):c * (w + gap) + w] = img.reshape(h, w)
+    return mosaic
+
+
 def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, cmap="gray_r",
                     vmin=None, vmax=None, gap: int = 1):
     """Draw flattened images (the rows of `images`) as one mosaic, row by row.
 
-    The images are tiled into a single array and drawn with one ``imshow`` (fast, also when a
-    slider redraws it), separated by `gap` light-grey pixels.
+    The images are tiled into a single array (:func:`image_mosaic`) and drawn with one
+    ``imshow`` (fast, also when a slider redraws it), separated by `gap` light-grey pixels.
 
     Parameters
     ----------
@@ -151,22 +207,14 @@ def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, c
     -------
     ax : Axes
     """
+    mosaic = image_mosaic(images, image_shape, ncols, gap)
     images = np.asarray(images, dtype=float)
-    h, w = image_shape
-    if images.ndim != 2 or images.shape[1] != h * w:
-        raise ValueError(f"images must have shape (n, {h * w}) for image_shape {image_shape}; "
-                         f"got {images.shape}.")
-    n = len(images)
-    ncols = n if ncols is None else ncols
-    nrows = -(-n // ncols)
-    lo = images.min() if vmin is None else vmin
-    mosaic = np.full((nrows * (h + gap) - gap, ncols * (w + gap) - gap), np.nan)
-    for k, img in enumerate(images):
-        r, c = divmod(k, ncols)
-        mosaic[r * (h + gap):r * (h + gap) + h, c * (w + gap):c * (w + gap) + w] = img.reshape(h, w)
+    h = image_shape[0]
+    nrows = (mosaic.shape[0] + gap) // (h + gap)
     ax = _ax(ax)
     colormap = plt.get_cmap(cmap).with_extremes(bad="0.85")   # light grey gaps
-    ax.imshow(mosaic, cmap=colormap, vmin=lo, vmax=images.max() if vmax is None else vmax)
+    ax.imshow(mosaic, cmap=colormap, vmin=images.min() if vmin is None else vmin,
+              vmax=images.max() if vmax is None else vmax)
     ax.set_xticks([])
     ax.set_yticks([] if row_labels is None else
                   (np.arange(nrows) * (h + gap) + (h - 1) / 2), labels=row_labels)

@@ -301,7 +301,12 @@ def test_plots_draw():
     axes = plotting.plot_operating_point(y, s, threshold=0.5)
     assert len(axes[0].lines) >= 2
     X = rng.normal(size=(50, 2))
-    plotting.plot_probability_2d(lambda P: special.expit(P[:, 0]), X, y, n=20)
+    ax = plotting.plot_probability_2d(lambda P: special.expit(P[:, 0]), X, y, n=20)
+    assert len(ax.figure.axes) == 2                          # the axes and its colour bar
+    ax.cla()                                                 # a slider's redraw, same axes
+    plotting.plot_probability_2d(lambda P: special.expit(P[:, 1]), X, y, ax=ax, n=20,
+                                 colorbar=False)
+    assert len(ax.figure.axes) == 2 and len(ax.collections) == 5   # 3 contour sets, 2 scatters
     with pytest.raises(ValueError, match="2 columns"):
         plotting.grid_2d(np.zeros((5, 3)))
     plt.close("all")
@@ -325,6 +330,33 @@ def test_interact_lists_its_widget_and_a_move_redraws():
     assert widgets.made()[-1] is live.widget and calls == [0.5]
     live.widget.kwargs_widgets[0].value = 0.25          # what moving the slider does
     assert calls == [0.5, 0.25]
+
+
+def test_interact_freezes_the_objects_alive_so_a_full_collection_skips_them():
+    """interact collects the kernel's garbage, then freezes the survivors: a full collection
+    during a slider move scans only what was made since (the objects alive, not the garbage)."""
+    import gc
+    import weakref
+
+    from mlcourse import widgets
+
+    class Node:
+        pass
+
+    try:
+        gc.unfreeze()
+        alive, garbage = Node(), Node()
+        alive.me, garbage.me = alive, garbage            # both in reference cycles
+        dead = weakref.ref(garbage)
+        del garbage
+        widgets.interact(lambda x: None, x=widgets.slider(0.5, 0.0, 1.0))
+        frozen = gc.get_freeze_count()
+        assert frozen > 0 and dead() is None             # the garbage collected, not frozen
+        assert not any(o is alive for o in gc.get_objects())     # frozen: no longer scanned
+        made_after = Node()
+        assert gc.get_freeze_count() == frozen and any(o is made_after for o in gc.get_objects())
+    finally:
+        gc.unfreeze()
 
 
 def test_show_displays_one_png_per_call_of_the_figure_as_drawn(monkeypatch):

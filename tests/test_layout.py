@@ -71,7 +71,7 @@ PUBLIC_PATHS = [
     "mlcourse.decomposition:ppca_max_log_likelihood", "mlcourse.decomposition:ppca_bic",
     "mlcourse.decomposition:ppca_evidence",
     "mlcourse.plotting:grid_2d", "mlcourse.plotting:plot_band", "mlcourse.plotting:plot_confusion",
-    "mlcourse.plotting:plot_image_grid", "mlcourse.plotting:plot_operating_point",
+    "mlcourse.plotting:image_mosaic", "mlcourse.plotting:plot_image_grid", "mlcourse.plotting:plot_operating_point",
     "mlcourse.plotting:plot_probability_2d", "mlcourse.plotting:plot_roc",
     "mlcourse.rbf:KernelRidge", "mlcourse.rbf:NadarayaWatson",
     "mlcourse.rbf:NormalizedRBFClassifier", "mlcourse.rbf:RBFNetwork",

@@ -438,3 +438,26 @@ def test_plot_image_grid():
     with pytest.raises(ValueError, match=r"images must have shape \(n, 6\)"):
         plot_image_grid(np.zeros((5, 5)), (2, 3))
     plt.close("all")
+
+
+def test_image_mosaic_is_what_plot_image_grid_draws():
+    """The mosaic a slider passes to set_data is the array plot_image_grid shows; a place no
+    image fills is NaN, like the gaps; bad ncols and gap raise, naming the argument."""
+    import matplotlib.pyplot as plt
+
+    from mlcourse.plotting import image_mosaic, plot_image_grid
+    images = np.arange(5 * 6.0).reshape(5, 6)
+    mosaic = image_mosaic(images, (2, 3), ncols=3)
+    drawn = plot_image_grid(images, (2, 3), ncols=3).get_images()[0].get_array()
+    np.testing.assert_array_equal(np.ma.filled(drawn, np.nan), mosaic)
+    assert mosaic.shape == (2 * 2 + 1, 3 * 3 + 2)
+    assert np.isnan(mosaic[3:5, 8:11]).all()                     # the sixth place: no image
+    np.testing.assert_array_equal(image_mosaic(images[:2], (2, 3), gap=0),
+                                  np.hstack([images[0].reshape(2, 3), images[1].reshape(2, 3)]))
+    with pytest.raises(ValueError, match="ncols must be a positive"):
+        image_mosaic(images, (2, 3), ncols=0)
+    with pytest.raises(ValueError, match="gap must be"):
+        image_mosaic(images, (2, 3), gap=-1)
+    with pytest.raises(ValueError, match=r"images must have shape \(n, 6\)"):
+        image_mosaic(np.zeros(6), (2, 3))
+    plt.close("all")
