@@ -7,9 +7,12 @@ shows), then, in a cell tagged ``remove-cell``, make it live::
     interact(draw, threshold=slider(0.5, 0.0, 1.0, 0.01))
 
 ``draw`` must draw a complete figure for the given values and display it: with
-:func:`show`, which answers a slider move faster than ``plt.show()``. A ``draw`` that is
-expensive to set up builds its figure once and, at each move, updates its artists and calls
-``show(fig)`` on that same figure.
+:func:`show`, which answers a slider move faster than ``plt.show()``. A figure that is
+expensive to set up is built once, by a function that returns it with ``update(**values)``,
+which changes its artists; :func:`interact_figure` then makes the sliders::
+
+    fig, update = make_figure()
+    interact_figure(fig, update, threshold=slider(0.5, 0.0, 1.0, 0.01))
 
 Every widget :func:`interact` makes is also listed by :func:`made`, so that
 ``tests/test_sliders.py`` can move each slider in a live kernel and check that it redraws.
@@ -17,7 +20,7 @@ Every widget :func:`interact` makes is also listed by :func:`made`, so that
 
 from __future__ import annotations
 
-__all__ = ["slider", "log_slider", "interact", "made", "show"]
+__all__ = ["slider", "log_slider", "interact", "interact_figure", "made", "show"]
 
 _MADE = []   # the ipywidgets.interactive objects made in this kernel, oldest first
 
@@ -76,6 +79,24 @@ def interact(func, **controls):
     live = _ipywidgets().interact(func, **controls)
     _MADE.append(live.widget)
     return live
+
+
+def interact_figure(fig, update, **controls):
+    """Sliders that redraw one figure built once: each move calls ``update(**values)``, which
+    changes `fig`'s artists, then :func:`show` displays `fig`.
+
+    `fig` is removed from pyplot first, so the cell does not display it as well. Returns what
+    :func:`interact` does.
+    """
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+    def redraw(**values):
+        update(**values)
+        show(fig)
+
+    return interact(redraw, **controls)
 
 
 def made() -> list:

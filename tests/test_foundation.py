@@ -332,6 +332,29 @@ def test_interact_lists_its_widget_and_a_move_redraws():
     assert calls == [0.5, 0.25]
 
 
+def test_interact_figure_updates_one_figure_and_shows_it(monkeypatch):
+    """Each move calls update with the controls' values and displays the same figure, once; the
+    figure is out of pyplot, so the cell does not display it a second time."""
+    import IPython.display
+    import matplotlib.pyplot as plt
+
+    from mlcourse import widgets
+    shown, calls = [], []
+    monkeypatch.setattr(IPython.display, "display", shown.append)
+    fig, ax = plt.subplots()
+    (line,) = ax.plot([0, 1], [0, 0])
+
+    def update(x, y):
+        calls.append((x, y))
+        line.set_ydata([x, y])
+    live = widgets.interact_figure(fig, update, x=widgets.slider(0.5, 0.0, 1.0), y=0.25)
+    assert widgets.made()[-1] is live.widget and calls == [(0.5, 0.25)] and len(shown) == 1
+    assert fig.number not in plt.get_fignums()
+    live.widget.kwargs_widgets[0].value = 0.75          # what moving the slider does
+    assert calls[-1] == (0.75, 0.25) and len(shown) == 2
+    assert list(line.get_ydata()) == [0.75, 0.25]
+
+
 def test_interact_freezes_the_objects_alive_so_a_full_collection_skips_them():
     """interact collects the kernel's garbage, then freezes the survivors: a full collection
     during a slider move scans only what was made since (the objects alive, not the garbage)."""

@@ -93,7 +93,8 @@ PUBLIC_PATHS = [
     "mlcourse.special:log_probit", "mlcourse.special:log_sigmoid", "mlcourse.special:log_softmax",
     "mlcourse.special:logsumexp", "mlcourse.special:probit", "mlcourse.special:sigmoid",
     "mlcourse.special:softmax",
-    "mlcourse.widgets:interact", "mlcourse.widgets:log_slider", "mlcourse.widgets:made",
+    "mlcourse.widgets:interact", "mlcourse.widgets:interact_figure",
+    "mlcourse.widgets:log_slider", "mlcourse.widgets:made",
     "mlcourse.widgets:show", "mlcourse.widgets:slider",
 ]
 
