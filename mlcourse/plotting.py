@@ -192,11 +192,8 @@ def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, c
 
     Parameters
     ----------
-    images : array_like of shape (n, h·w)
-        One image per row, e.g. digits or their reconstructions.
-    image_shape : tuple (h, w)
-    ncols : int, optional
-        Images per mosaic row (default: all in one row).
+    images, image_shape, ncols, gap
+        As in :func:`image_mosaic`.
     ax : Axes, optional
     row_labels : sequence of str, optional
         One label per mosaic row, shown on the left.
