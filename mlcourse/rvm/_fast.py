@@ -82,8 +82,9 @@ MAX_DROP = 1e-15
 # first choice on [0, 20]), and the bias can still join from the second addition on. So the
 # regressor's bias column joins the empty model only if no other column gains (`not_first`).
 
-__all__ = ["BETA_UPDATE_START", "HOLD_STEP", "ALIGNMENT_MAX", "ALIGNMENT_Z", "ALIGNMENT_GAIN", "MIN_GAIN",
-           "MAX_DROP", "sparsity_quality", "alpha_marginal", "optimal_alpha", "fit_sequential"]
+__all__ = ["BETA_UPDATE_START", "HOLD_STEP", "ALIGNMENT_MAX", "ALIGNMENT_Z", "ALIGNMENT_GAIN",
+           "MIN_GAIN", "MAX_DROP", "sparsity_quality", "alpha_marginal", "optimal_alpha",
+           "fit_sequential"]
 
 
 def sparsity_quality(Phi, t, alpha, beta):
@@ -216,10 +217,10 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     deletion) and makes one change — add (θᵢ = qᵢ² − sᵢ > 0, αᵢ = ∞), re-estimate
     αᵢ = sᵢ²/θᵢ, or delete (θᵢ ≤ 0): the addition that raises ln p(t) the most, by
     ℓ(α_new) − ℓ(α_old) (Bishop 7.97), while the model grows (until the first iteration in which
-    no addition raises it beyond rounding), else the change of any kind that raises it the most. Additions that fail the alignment test (a
-    correlation above `alignment_max` with a basis function in the model that the data cannot
-    tell apart from it, see ``ALIGNMENT_Z``; ≥ 1 turns the test off) are held back. The kind of
-    each change is recorded in ``actions``. Unless `fix_beta`, β starts at `beta0`, is held
+    no addition raises it beyond rounding), else the change of any kind that raises it the most.
+    Additions that fail the alignment test (a correlation above `alignment_max` with a basis
+    function in the model that the data cannot tell apart from it, see ``ALIGNMENT_Z``; ≥ 1
+    turns the test off) are held back. The kind of each change is recorded in ``actions``. Unless `fix_beta`, β starts at `beta0`, is held
     there (or lowered ``HOLD_STEP``-fold in noise while no change is worth making, the hold then
     starting again) and re-estimated before each change from iteration ``BETA_UPDATE_START`` of
     the hold on (from the first if `alpha0` is given). Converged, as
