@@ -8,7 +8,8 @@
 2. Serve the site on 127.0.0.1 and open each chapter page in headless Chromium with no network:
    every other host is unresolvable and every non-loopback connection goes to a closed proxy
    port, so IP addresses fail too. Chromium's network log must show no request from the page
-   to another host (e.g. a script fetching a font or an extension from a CDN at run time). After MathJax has run, every math element of the page must
+   to another host (e.g. a script fetching a font or an extension from a CDN at run time).
+   After MathJax has run, every math element of the page must
    contain typeset output (``mjx-container``), with no MathJax error and no undefined macro;
    every notebook page must show its figures; and the browser console must show no uncaught
    JavaScript error (``Uncaught ...``, e.g. a script declared twice).
@@ -32,23 +33,36 @@ from urllib.parse import urljoin, urlparse
 
 MATH_OPEN = re.compile(r'<(span|div) class="math notranslate nohighlight">')
 RESOURCE = re.compile(
-    r'<(script|img|link|iframe|source|video|audio|embed)\b[^>]*?\b(src|href)="([^"]+)"[^>]*>')
+    r'<(script|img|link|iframe|source|video|audio|embed)\b[^>]*?\b(src|href)="([^"]+)"[^>]*>'
+)
 EXTRA_URLS = re.compile(r'<(?:img|source|video)\b[^>]*?\b(?:srcset|poster)="([^"]+)"')
 LINK_RESOURCE = re.compile(r'\brel="[^"]*\b(stylesheet|preload|modulepreload|icon)\b')
-CSS_REMOTE = re.compile(r'(?:url\(\s*["\']?|@import\s+["\']?)((?:https?:)?//[^"\')\s]+)')
+CSS_REMOTE = re.compile(
+    r'(?:url\(\s*["\']?|@import\s+["\']?)((?:https?:)?//[^"\')\s]+)'
+)
 CHROMIUM_FLAGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--disable-extensions", "--virtual-time-budget=30000",
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-extensions",
+    "--virtual-time-budget=30000",
     # no network: every host name except the local server fails to resolve
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
     # ... and every connection except to loopback goes to a closed port (IP literals too)
     "--proxy-server=http://127.0.0.1:9",
     # the page's console messages go to stderr, one line each, e.g.
     # [...:INFO:CONSOLE:63] "Uncaught SyntaxError: ...", source: http://127.0.0.1:.../page.html (63)
-    "--enable-logging=stderr", "--v=0",
+    "--enable-logging=stderr",
+    "--v=0",
 ]
-UNCAUGHT = re.compile(r':CONSOLE[^\]]*\] "(Uncaught .*?)"(?:, source: (\S*) \((\d+)\))?$', re.M)
+UNCAUGHT = re.compile(
+    r':CONSOLE[^\]]*\] "(Uncaught .*?)"(?:, source: (\S*) \((\d+)\))?$', re.M
+)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -63,21 +77,33 @@ def static_problems(site: Path) -> list[str]:
             continue  # theme templates and downloads, not pages
         html = page.read_text(encoding="utf-8")
         found = [(m.group(1), m.group(3), m.group(0)) for m in RESOURCE.finditer(html)]
-        found += [("srcset/poster", url.split()[0], "")
-                  for value in EXTRA_URLS.findall(html) for url in value.split(",") if url.strip()]
+        found += [
+            ("srcset/poster", url.split()[0], "")
+            for value in EXTRA_URLS.findall(html)
+            for url in value.split(",")
+            if url.strip()
+        ]
         for tag, url, full in found:
             if tag == "link" and not LINK_RESOURCE.search(full):
                 continue  # <link rel="next"> etc. are navigation, not resources
             parsed = urlparse(url)
             if parsed.scheme in ("http", "https") or url.startswith("//"):
-                problems.append(f"{page.relative_to(site)}: loads {tag} from the network: {url}")
+                problems.append(
+                    f"{page.relative_to(site)}: loads {tag} from the network: {url}"
+                )
             elif not parsed.scheme and parsed.path:
                 target = (page.parent / parsed.path).resolve()
                 if not target.exists():
-                    problems.append(f"{page.relative_to(site)}: missing local {tag}: {url}")
+                    problems.append(
+                        f"{page.relative_to(site)}: missing local {tag}: {url}"
+                    )
     for css in sorted(site.rglob("*.css")):
-        for url in CSS_REMOTE.findall(css.read_text(encoding="utf-8", errors="replace")):
-            problems.append(f"{css.relative_to(site)}: stylesheet loads from the network: {url}")
+        for url in CSS_REMOTE.findall(
+            css.read_text(encoding="utf-8", errors="replace")
+        ):
+            problems.append(
+                f"{css.relative_to(site)}: stylesheet loads from the network: {url}"
+            )
     return problems
 
 
@@ -85,7 +111,9 @@ def find_chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome"):
         if path := shutil.which(name):
             return path
-    raise SystemExit("check_site: Chromium not found (Debian: apt-get install chromium)")
+    raise SystemExit(
+        "check_site: Chromium not found (Debian: apt-get install chromium)"
+    )
 
 
 def remote_requests(net_log: Path, origin: str) -> list[str]:
@@ -97,8 +125,12 @@ def remote_requests(net_log: Path, origin: str) -> list[str]:
     for event in log["events"]:
         params = event.get("params") or {}
         url = params.get("url", "")
-        if (event["type"] == start_job and params.get("initiator") == origin
-                and not url.startswith(origin + "/") and not url.startswith("data:")):
+        if (
+            event["type"] == start_job
+            and params.get("initiator") == origin
+            and not url.startswith(origin + "/")
+            and not url.startswith("data:")
+        ):
             urls.add(url)
     return sorted(urls)
 
@@ -109,17 +141,28 @@ def rendered_dom(chromium: str, url: str) -> tuple[str, str, list[str]]:
     origin = "{0.scheme}://{0.netloc}".format(urlparse(url))
     with tempfile.TemporaryDirectory() as profile:
         net_log = Path(profile) / "netlog.json"
-        out = subprocess.run([chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                              f"--log-net-log={net_log}", "--dump-dom", url],
-                             capture_output=True, text=True, timeout=120)
+        out = subprocess.run(
+            [
+                chromium,
+                *CHROMIUM_FLAGS,
+                f"--user-data-dir={profile}",
+                f"--log-net-log={net_log}",
+                "--dump-dom",
+                url,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         if out.returncode != 0 or "<html" not in out.stdout:
             raise RuntimeError(f"Chromium failed on {url}: {out.stderr[-500:]}")
         remote = remote_requests(net_log, origin)
     return out.stdout, out.stderr, remote
 
 
-def page_problems(name: str, source_html: str, dom: str, is_notebook: bool,
-                  log: str = "", remote=()) -> list[str]:
+def page_problems(
+    name: str, source_html: str, dom: str, is_notebook: bool, log: str = "", remote=()
+) -> list[str]:
     problems = [f"{name}: requested from the network: {url}" for url in remote]
     for message, source, line in UNCAUGHT.findall(log):
         where = f" ({source.rsplit('/', 1)[-1]}, line {line})" if source else ""
@@ -127,15 +170,19 @@ def page_problems(name: str, source_html: str, dom: str, is_notebook: bool,
     n_math = len(MATH_OPEN.findall(source_html))
     typeset = 0
     for m in MATH_OPEN.finditer(dom):
-        if dom[m.end():m.end() + 200].lstrip().startswith("<mjx-container"):
+        if dom[m.end() : m.end() + 200].lstrip().startswith("<mjx-container"):
             typeset += 1
     if typeset != n_math:
-        problems.append(f"{name}: {typeset} of {n_math} math elements typeset by MathJax")
+        problems.append(
+            f"{name}: {typeset} of {n_math} math elements typeset by MathJax"
+        )
     if "<mjx-merror" in dom:
         errors = re.findall(r'<mjx-merror[^>]*data-mjx-error="([^"]*)"', dom)[:3]
         problems.append(f"{name}: MathJax could not typeset some math: {errors}")
     # an undefined macro (e.g. a typo, or one missing from _config.yml) is drawn in red
-    undefined = sorted(set(re.findall(r'<mtext mathcolor="red">(\\[^<]*)</mtext>', dom)))
+    undefined = sorted(
+        set(re.findall(r'<mtext mathcolor="red">(\\[^<]*)</mtext>', dom))
+    )
     if undefined:
         problems.append(f"{name}: undefined TeX macros {undefined}")
     if is_notebook and not re.search(r'<img [^>]*src="[^"]*_images/', dom):
@@ -160,15 +207,19 @@ def main(site: Path) -> int:
             source = page.read_text(encoding="utf-8")
             dom, log, remote = rendered_dom(chromium, urljoin(base, rel))
             total_math += len(MATH_OPEN.findall(source))
-            problems += page_problems(rel, source, dom, page.stem in notebooks, log, remote)
+            problems += page_problems(
+                rel, source, dom, page.stem in notebooks, log, remote
+            )
     finally:
         server.shutdown()
     for p in problems:
         print("FAIL", p)
     if not problems:
-        print(f"check_site: {len(pages)} pages offline OK — {total_math} math elements typeset "
-              f"by the local MathJax, {len(notebooks)} notebook page(s) with figures, "
-              "no resource from or request to another host, no uncaught JavaScript error")
+        print(
+            f"check_site: {len(pages)} pages offline OK — {total_math} math elements typeset "
+            f"by the local MathJax, {len(notebooks)} notebook page(s) with figures, "
+            "no resource from or request to another host, no uncaught JavaScript error"
+        )
     return 1 if problems else 0
 
 

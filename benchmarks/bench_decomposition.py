@@ -40,7 +40,10 @@ def _circles(quick):
     n = 300 if quick else 2000
     angle = rng.uniform(0, 2 * np.pi, n)
     radius = np.where(rng.random(n) < 0.5, 1.0, 0.3) + 0.05 * rng.standard_normal(n)
-    return {"X": np.column_stack([radius * np.cos(angle), radius * np.sin(angle)]), "k": 5}
+    return {
+        "X": np.column_stack([radius * np.cos(angle), radius * np.sin(angle)]),
+        "k": 5,
+    }
 
 
 def _kpca_same(a, b, d):
@@ -49,11 +52,11 @@ def _kpca_same(a, b, d):
     n = len(d["X"])
     lam = a.eigenvalues_
     tol = 10 * EPS * n * n
-    gap = np.min(-np.diff(lam))                      # the kept eigenvalues are distinct
+    gap = np.min(-np.diff(lam))  # the kept eigenvalues are distinct
     signs = np.sign(np.sum(a.eigenvectors_ * b.eigenvectors_, axis=0))
-    return (np.allclose(lam, b.eigenvalues_, rtol=0, atol=tol)
-            and np.allclose(a.eigenvectors_ * signs, b.eigenvectors_, rtol=0,
-                            atol=tol / gap))
+    return np.allclose(lam, b.eigenvalues_, rtol=0, atol=tol) and np.allclose(
+        a.eigenvectors_ * signs, b.eigenvectors_, rtol=0, atol=tol / gap
+    )
 
 
 def _blocks(quick):
@@ -67,7 +70,7 @@ def _blocks(quick):
 
 
 def _sk_cca(d):
-    with warnings.catch_warnings():            # its power iterations may stop at max_iter
+    with warnings.catch_warnings():  # its power iterations may stop at max_iter
         warnings.simplefilter("ignore", ConvergenceWarning)
         return skcd.CCA(d["k"]).fit(d["X"], d["Y"])
 
@@ -92,30 +95,39 @@ def _cca_same(a, b, d):
 
 
 CASES = [
-    Case(name="PPCA EM vs closed form, 5000x100, r=10",
-         setup=_latent,
-         ours=lambda d: PPCA(d["r"], method="em", tol=1e-8, max_iter=5000,
-                             random_state=0).fit(d["X"]),
-         theirs=lambda d: PPCA(d["r"]).fit(d["X"]),
-         same=_ppca_same,
-         goal=float("inf"),
-         baseline="mlcourse PPCA(method='closed_form')"),
-    Case(name="KernelPCA rbf, N=2000, 5 components",
-         setup=_circles,
-         ours=lambda d: KernelPCA(d["k"], gamma=2.0).fit(d["X"]),
-         theirs=lambda d: skd.KernelPCA(d["k"], kernel="rbf", gamma=2.0).fit(d["X"]),
-         same=_kpca_same,
-         goal=0.8),
-    Case(name="PLSRegression, N=10^4, p=50, q=5, 5 components",
-         setup=_blocks,
-         ours=lambda d: PLSRegression(d["k"]).fit(d["X"], d["Y"]),
-         theirs=lambda d: skcd.PLSRegression(d["k"]).fit(d["X"], d["Y"]),
-         same=_pls_same,
-         goal=0.5),
-    Case(name="CCA, N=10^4, p=50, q=5, 5 components",
-         setup=_blocks,
-         ours=lambda d: CCA(d["k"]).fit(d["X"], d["Y"]),
-         theirs=_sk_cca,
-         same=_cca_same,
-         goal=0.5),
+    Case(
+        name="PPCA EM vs closed form, 5000x100, r=10",
+        setup=_latent,
+        ours=lambda d: PPCA(
+            d["r"], method="em", tol=1e-8, max_iter=5000, random_state=0
+        ).fit(d["X"]),
+        theirs=lambda d: PPCA(d["r"]).fit(d["X"]),
+        same=_ppca_same,
+        goal=float("inf"),
+        baseline="mlcourse PPCA(method='closed_form')",
+    ),
+    Case(
+        name="KernelPCA rbf, N=2000, 5 components",
+        setup=_circles,
+        ours=lambda d: KernelPCA(d["k"], gamma=2.0).fit(d["X"]),
+        theirs=lambda d: skd.KernelPCA(d["k"], kernel="rbf", gamma=2.0).fit(d["X"]),
+        same=_kpca_same,
+        goal=0.8,
+    ),
+    Case(
+        name="PLSRegression, N=10^4, p=50, q=5, 5 components",
+        setup=_blocks,
+        ours=lambda d: PLSRegression(d["k"]).fit(d["X"], d["Y"]),
+        theirs=lambda d: skcd.PLSRegression(d["k"]).fit(d["X"], d["Y"]),
+        same=_pls_same,
+        goal=0.5,
+    ),
+    Case(
+        name="CCA, N=10^4, p=50, q=5, 5 components",
+        setup=_blocks,
+        ours=lambda d: CCA(d["k"]).fit(d["X"], d["Y"]),
+        theirs=_sk_cca,
+        same=_cca_same,
+        goal=0.5,
+    ),
 ]

@@ -25,8 +25,11 @@ def _jmi_setup(quick):
     t = rng.integers(0, 2, n)
     X = rng.integers(0, bins, (n, p))
     informative = rng.choice(p, p // 10, replace=False)
-    X[:, informative] = np.where(rng.random((n, len(informative))) < 0.3, t[:, None] * (bins - 1),
-                                 X[:, informative])
+    X[:, informative] = np.where(
+        rng.random((n, len(informative))) < 0.3,
+        t[:, None] * (bins - 1),
+        X[:, informative],
+    )
     return {"X": X, "t": t, "k": k, "bins": bins}
 
 
@@ -39,14 +42,21 @@ def _naive_jmi(d):
     n, p = X.shape
     h_t = _entropy_of_counts(np.bincount(t), n)
 
-    def mi(code, states):                       # Î(code; t), from scratch
-        return (_entropy_of_counts(np.bincount(code), n) + h_t
-                - _entropy_of_counts(np.bincount(code + states * t), n))
+    def mi(code, states):  # Î(code; t), from scratch
+        return (
+            _entropy_of_counts(np.bincount(code), n)
+            + h_t
+            - _entropy_of_counts(np.bincount(code + states * t), n)
+        )
 
     order = [int(np.argmax([mi(X[:, j], bins) for j in range(p)]))]
     while len(order) < k:
-        scores = [sum(mi(X[:, i] + bins * X[:, j], bins * bins) for i in order)
-                  if j not in order else -np.inf for j in range(p)]
+        scores = [
+            sum(mi(X[:, i] + bins * X[:, j], bins * bins) for i in order)
+            if j not in order
+            else -np.inf
+            for j in range(p)
+        ]
         order.append(int(np.argmax(scores)))
     return np.array(order)
 
@@ -55,7 +65,9 @@ def _omp_setup(quick):
     rng = np.random.default_rng(1)
     n, p, k = (200, 50, 5) if quick else (2000, 500, 50)
     X = rng.standard_normal((n, p))
-    X /= np.linalg.norm(X, axis=0)       # unit columns: scikit-learn's rule is the lecture's then
+    X /= np.linalg.norm(
+        X, axis=0
+    )  # unit columns: scikit-learn's rule is the lecture's then
     w = np.zeros(p)
     w[rng.choice(p, k, replace=False)] = rng.choice([-1, 1], k) * rng.uniform(1, 2, k)
     return {"X": X, "y": X @ w + 0.01 * rng.standard_normal(n), "k": k}
@@ -66,23 +78,29 @@ def _omp_same(ours, theirs, d):
     support = np.sort(ours.support)
     kappa = np.linalg.cond(d["X"][:, support])
     tol = 10 * np.finfo(float).eps * len(d["y"]) * kappa**2 * np.abs(theirs.coef_).max()
-    return (np.array_equal(support, np.flatnonzero(theirs.coef_))
-            and np.allclose(ours.coef, theirs.coef_, rtol=0, atol=tol))
+    return np.array_equal(support, np.flatnonzero(theirs.coef_)) and np.allclose(
+        ours.coef, theirs.coef_, rtol=0, atol=tol
+    )
 
 
 CASES = [
-    Case(name="select_features jmi, 1e4x200, 20 picks",
-         setup=_jmi_setup,
-         ours=lambda d: select_features(d["X"], d["t"], d["k"], "jmi"),
-         theirs=_naive_jmi,
-         same=lambda a, b, d: np.array_equal(a, b),
-         goal=0.1,
-         baseline="naive JMI, every term every step"),
-    Case(name="orthogonal_matching_pursuit, 2000x500, 50 nonzeros",
-         setup=_omp_setup,
-         ours=lambda d: orthogonal_matching_pursuit(d["X"], d["y"], d["k"]),
-         theirs=lambda d: OrthogonalMatchingPursuit(n_nonzero_coefs=d["k"],
-                                                    fit_intercept=False).fit(d["X"], d["y"]),
-         same=_omp_same,
-         goal=1.0),
+    Case(
+        name="select_features jmi, 1e4x200, 20 picks",
+        setup=_jmi_setup,
+        ours=lambda d: select_features(d["X"], d["t"], d["k"], "jmi"),
+        theirs=_naive_jmi,
+        same=lambda a, b, d: np.array_equal(a, b),
+        goal=0.1,
+        baseline="naive JMI, every term every step",
+    ),
+    Case(
+        name="orthogonal_matching_pursuit, 2000x500, 50 nonzeros",
+        setup=_omp_setup,
+        ours=lambda d: orthogonal_matching_pursuit(d["X"], d["y"], d["k"]),
+        theirs=lambda d: OrthogonalMatchingPursuit(
+            n_nonzero_coefs=d["k"], fit_intercept=False
+        ).fit(d["X"], d["y"]),
+        same=_omp_same,
+        goal=1.0,
+    ),
 ]

@@ -32,13 +32,19 @@ def _data(quick):
     n = 200 if quick else 2000
     X = rng.uniform(-3, 3, (n, 3))
     y = np.sin(2 * X[:, 0]) + 0.5 * X[:, 1] + rng.normal(0, 0.1, n)
-    return {"X": X, "y": y, "Xs": rng.uniform(-3, 3, (500, 3)),
-            "x_new": np.array([[0.3, 0.0, 0.0]]), "y_new": np.array([0.5])}
+    return {
+        "X": X,
+        "y": y,
+        "Xs": rng.uniform(-3, 3, (500, 3)),
+        "x_new": np.array([[0.3, 0.0, 0.0]]),
+        "y_new": np.array([0.5]),
+    }
 
 
 def _ours_fit_predict(d):
-    gp = GaussianProcessRegressor(SquaredExponential(1.0, 1.0), noise_variance=NOISE,
-                                  optimize=False).fit(d["X"], d["y"])
+    gp = GaussianProcessRegressor(
+        SquaredExponential(1.0, 1.0), noise_variance=NOISE, optimize=False
+    ).fit(d["X"], d["y"])
     return gp.predict(d["Xs"], return_std=True)
 
 
@@ -46,13 +52,15 @@ def _sklearn_fit_predict(d):
     kernel = ConstantKernel(1.0) * RBF(1.0) + WhiteKernel(NOISE)
     gp = SkGPR(kernel, optimizer=None, alpha=0.0).fit(d["X"], d["y"])
     mean, std = gp.predict(d["Xs"], return_std=True)
-    return mean, np.sqrt(np.maximum(std**2 - NOISE, 0.0))   # ours is the latent f's std
+    return mean, np.sqrt(np.maximum(std**2 - NOISE, 0.0))  # ours is the latent f's std
 
 
 def _unit_se(A, B, trans_b=True):
     """exp(−½‖a − b‖²) for the rows of A and B: the kernel with σ_f² = ℓ = 1."""
     aa, bb = np.einsum("ij,ij->i", A, A), np.einsum("ij,ij->i", B, B)
-    K = blas.dgemm(1.0, A, B, trans_b=trans_b)         # SciPy's BLAS, as the solves (see sq_dist)
+    K = blas.dgemm(
+        1.0, A, B, trans_b=trans_b
+    )  # SciPy's BLAS, as the solves (see sq_dist)
     K *= -2.0
     K += aa[:, None]
     K += bb
@@ -79,13 +87,16 @@ def _close(a, b, tol=1e-7):
 
 
 def _kalman_all(d):
-    kf = KalmanGPRegressor(bumps, weight_variance=1.0, noise_variance=NOISE).fit(d["X"], d["y"])
+    kf = KalmanGPRegressor(bumps, weight_variance=1.0, noise_variance=NOISE).fit(
+        d["X"], d["y"]
+    )
     return kf.predict(d["Xs"], return_std=True)
 
 
 def _batch_all(d):
-    gp = GaussianProcessRegressor(BasisKernel(bumps, 1.0), noise_variance=NOISE,
-                                  optimize=False).fit(d["X"], d["y"])
+    gp = GaussianProcessRegressor(
+        BasisKernel(bumps, 1.0), noise_variance=NOISE, optimize=False
+    ).fit(d["X"], d["y"])
     return gp.predict(d["Xs"], return_std=True)
 
 
@@ -97,34 +108,69 @@ def _setup_update(quick):
 
 def _kalman_one(d):
     kf = d["kf"]
-    state = (kf.mean_, kf.cov_, kf.n_seen_, kf.innovations_, kf.innovation_variances_,
-             kf.log_marginal_likelihood_value_)
+    state = (
+        kf.mean_,
+        kf.cov_,
+        kf.n_seen_,
+        kf.innovations_,
+        kf.innovation_variances_,
+        kf.log_marginal_likelihood_value_,
+    )
     kf.partial_fit(d["x_new"], d["y_new"])
     out = kf.predict(d["Xs"][:5])
-    (kf.mean_, kf.cov_, kf.n_seen_, kf.innovations_, kf.innovation_variances_,
-     kf.log_marginal_likelihood_value_) = state                      # undo, for the next repeat
+    (
+        kf.mean_,
+        kf.cov_,
+        kf.n_seen_,
+        kf.innovations_,
+        kf.innovation_variances_,
+        kf.log_marginal_likelihood_value_,
+    ) = state  # undo, for the next repeat
     return out
 
 
 def _batch_one(d):
-    gp = GaussianProcessRegressor(BasisKernel(bumps, 1.0), noise_variance=NOISE, optimize=False)
+    gp = GaussianProcessRegressor(
+        BasisKernel(bumps, 1.0), noise_variance=NOISE, optimize=False
+    )
     gp.fit(np.r_[d["X"], d["x_new"]], np.r_[d["y"], d["y_new"]])
     return gp.predict(d["Xs"][:5])
 
 
 CASES = [
-    Case(name="GP regression fit + predict(std), N=2000, fixed kernel",
-         setup=_data, ours=_ours_fit_predict, theirs=_sklearn_fit_predict,
-         same=lambda a, b, _: _close(a, b, 1e-6), goal=0.6),
-    Case(name="GP regression fit + predict(std), N=2000, fixed kernel",
-         setup=_data, ours=_ours_fit_predict, theirs=_floor_fit_predict,
-         same=lambda a, b, _: _close(a, b, 1e-6), goal=1.1,
-         baseline="floor: kernel, Cholesky, solves inline"),
-    Case(name="Kalman form, all N=2000 points (M=20) vs batch GP",
-         setup=_data, ours=_kalman_all, theirs=_batch_all,
-         same=lambda a, b, _: _close(a, b, 1e-6), goal=0.5, baseline="mlcourse batch GP"),
-    Case(name="Kalman form, one new point after N=2000 vs batch refit",
-         setup=_setup_update, ours=_kalman_one, theirs=_batch_one,
-         same=lambda a, b, _: np.allclose(a, b, rtol=0, atol=1e-6), goal=0.01,
-         baseline="mlcourse batch GP"),
+    Case(
+        name="GP regression fit + predict(std), N=2000, fixed kernel",
+        setup=_data,
+        ours=_ours_fit_predict,
+        theirs=_sklearn_fit_predict,
+        same=lambda a, b, _: _close(a, b, 1e-6),
+        goal=0.6,
+    ),
+    Case(
+        name="GP regression fit + predict(std), N=2000, fixed kernel",
+        setup=_data,
+        ours=_ours_fit_predict,
+        theirs=_floor_fit_predict,
+        same=lambda a, b, _: _close(a, b, 1e-6),
+        goal=1.1,
+        baseline="floor: kernel, Cholesky, solves inline",
+    ),
+    Case(
+        name="Kalman form, all N=2000 points (M=20) vs batch GP",
+        setup=_data,
+        ours=_kalman_all,
+        theirs=_batch_all,
+        same=lambda a, b, _: _close(a, b, 1e-6),
+        goal=0.5,
+        baseline="mlcourse batch GP",
+    ),
+    Case(
+        name="Kalman form, one new point after N=2000 vs batch refit",
+        setup=_setup_update,
+        ours=_kalman_one,
+        theirs=_batch_one,
+        same=lambda a, b, _: np.allclose(a, b, rtol=0, atol=1e-6),
+        goal=0.01,
+        baseline="mlcourse batch GP",
+    ),
 ]

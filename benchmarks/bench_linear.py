@@ -19,15 +19,20 @@ from scipy.special import expit
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.linear_model import LogisticRegression as SkLogistic
 
-from mlcourse.linear import LogisticRegression, SoftmaxRegression, design_matrix
-from mlcourse.linear import logistic_objective, softmax_objective
+from mlcourse.linear import (
+    LogisticRegression,
+    SoftmaxRegression,
+    design_matrix,
+    logistic_objective,
+    softmax_objective,
+)
 
 ALPHA = 1.0
 
 
 def _standardised(loader, quick):
     X, y = loader(return_X_y=True)
-    if quick:                                  # a seeded half, for the tests
+    if quick:  # a seeded half, for the tests
         keep = np.random.default_rng(0).permutation(len(y))[: len(y) // 2]
         X, y = X[keep], y[keep]
     return {"X": (X - X.mean(0)) / X.std(0), "y": y}
@@ -39,11 +44,16 @@ def _objective(model, d):
     A = np.r_[0.0, np.full(Phi.shape[1] - 1, ALPHA)]
     if W.shape[0] == 1:
         return logistic_objective(W[0], Phi, d["y"].astype(float), A, hessian=False)[0]
-    return softmax_objective(W.ravel(), Phi, np.eye(W.shape[0])[d["y"]], A, hessian=False)[0]
+    return softmax_objective(
+        W.ravel(), Phi, np.eye(W.shape[0])[d["y"]], A, hessian=False
+    )[0]
 
 
 def _same(ours, theirs, d):
-    close = np.max(np.abs(ours.predict_proba(d["X"]) - theirs.predict_proba(d["X"]))) <= 1e-2
+    close = (
+        np.max(np.abs(ours.predict_proba(d["X"]) - theirs.predict_proba(d["X"])))
+        <= 1e-2
+    )
     e_ours, e_theirs = _objective(ours, d), _objective(theirs, d)
     return close and e_ours <= e_theirs + 1e-9 and e_theirs - e_ours <= 1e-4 * e_ours
 
@@ -63,7 +73,7 @@ def _floor_irls(d):
     w = np.zeros(Phi.shape[1])
     for _ in range(d["n_iter"]):
         y = expit(Phi @ w)
-        H = blas.dsyrk(1.0, (Phi * np.sqrt(y * (1 - y))[:, None]).T)     # upper triangle
+        H = blas.dsyrk(1.0, (Phi * np.sqrt(y * (1 - y))[:, None]).T)  # upper triangle
         H[np.diag_indices_from(H)] += A
         w -= lapack.dposv(H, Phi.T @ (y - t) + A * w, lower=0)[1]
     return w
@@ -77,19 +87,34 @@ def _same_weights(model, w, _inputs):
 
 
 def _case(name, loader, ours):
-    return Case(name=name, setup=lambda quick: _standardised(loader, quick),
-                ours=lambda d: ours().fit(d["X"], d["y"]),
-                theirs=lambda d: SkLogistic(C=1 / ALPHA).fit(d["X"], d["y"]),
-                same=_same, goal=0.6)
+    return Case(
+        name=name,
+        setup=lambda quick: _standardised(loader, quick),
+        ours=lambda d: ours().fit(d["X"], d["y"]),
+        theirs=lambda d: SkLogistic(C=1 / ALPHA).fit(d["X"], d["y"]),
+        same=_same,
+        goal=0.6,
+    )
 
 
 CASES = [
-    _case("logistic IRLS, breast cancer 569x30, alpha=1", load_breast_cancer,
-          lambda: LogisticRegression(alpha=ALPHA)),
-    Case(name="logistic IRLS, breast cancer 569x30, alpha=1", setup=_setup_floor,
-         ours=lambda d: LogisticRegression(alpha=ALPHA).fit(d["X"], d["y"]),
-         theirs=_floor_irls, same=_same_weights, goal=2.0,
-         baseline="floor: the same Newton steps inline"),
-    _case("softmax Newton, wine 178x13 (3 classes), alpha=1", load_wine,
-          lambda: SoftmaxRegression(alpha=ALPHA)),
+    _case(
+        "logistic IRLS, breast cancer 569x30, alpha=1",
+        load_breast_cancer,
+        lambda: LogisticRegression(alpha=ALPHA),
+    ),
+    Case(
+        name="logistic IRLS, breast cancer 569x30, alpha=1",
+        setup=_setup_floor,
+        ours=lambda d: LogisticRegression(alpha=ALPHA).fit(d["X"], d["y"]),
+        theirs=_floor_irls,
+        same=_same_weights,
+        goal=2.0,
+        baseline="floor: the same Newton steps inline",
+    ),
+    _case(
+        "softmax Newton, wine 178x13 (3 classes), alpha=1",
+        load_wine,
+        lambda: SoftmaxRegression(alpha=ALPHA),
+    ),
 ]

@@ -19,7 +19,7 @@ def _scores(quick):
     rng = np.random.default_rng(0)
     n = 2_000 if quick else 1_000_000
     y = (rng.random(n) < 0.3).astype(int)
-    s = np.round(rng.normal(size=n) + y, 3)   # rounded: many ties, as real scores have
+    s = np.round(rng.normal(size=n) + y, 3)  # rounded: many ties, as real scores have
     return {"y": y, "s": s}
 
 
@@ -36,7 +36,9 @@ def _auc_from_order(auc, order, d):
     s, y, ends = _sorted_groups(order, d)
     starts = np.r_[0, ends[:-1] + 1]
     pos_per_group = np.add.reduceat(y, starts)
-    two_ranks = int(pos_per_group @ (starts + ends + 2))        # 2·midrank = (first + last) + 2
+    two_ranks = int(
+        pos_per_group @ (starts + ends + 2)
+    )  # 2·midrank = (first + last) + 2
     n_pos = int(y.sum())
     n_neg = y.size - n_pos
     return auc == float(Fraction(two_ranks - n_pos * (n_pos + 1), 2 * n_pos * n_neg))
@@ -47,20 +49,26 @@ def _curve_from_order(curve, order, d):
     `order`: at the distinct score starting at sorted position i, TP = N+ − (positives before
     i) and FP = (N − i) − TP."""
     s, y, ends = _sorted_groups(order, d)
-    starts = np.r_[0, ends[:-1] + 1][::-1]                  # highest score first
+    starts = np.r_[0, ends[:-1] + 1][::-1]  # highest score first
     before = np.r_[0, np.cumsum(y)][starts]
     n_pos = int(y.sum())
     tp = np.r_[0, n_pos - before]
     fp = np.r_[0, y.size - starts] - tp
     fpr, tpr, thresholds = curve
-    return (np.array_equal(thresholds, np.r_[np.inf, s[starts]])
-            and np.array_equal(tpr, tp / n_pos) and np.array_equal(fpr, fp / (y.size - n_pos)))
+    return (
+        np.array_equal(thresholds, np.r_[np.inf, s[starts]])
+        and np.array_equal(tpr, tp / n_pos)
+        and np.array_equal(fpr, fp / (y.size - n_pos))
+    )
 
 
 def _same_curve(a, b, _inputs):
     """Same thresholds; rates from the same integer counts, each one division on either side."""
-    return (np.array_equal(a[2], b[2]) and np.allclose(a[0], b[0], rtol=2 ** -52, atol=0)
-            and np.allclose(a[1], b[1], rtol=2 ** -52, atol=0))
+    return (
+        np.array_equal(a[2], b[2])
+        and np.allclose(a[0], b[0], rtol=2**-52, atol=0)
+        and np.allclose(a[1], b[1], rtol=2**-52, atol=0)
+    )
 
 
 def _ours_curve(d):
@@ -74,21 +82,38 @@ def _floor(d):
 FLOOR = "floor: one np.argsort"
 
 CASES = [
-    Case(name="roc_auc, 10^6 scores with ties",
-         setup=_scores,
-         ours=lambda d: roc_auc(d["y"], d["s"]),
-         theirs=lambda d: roc_auc_score(d["y"], d["s"]),
-         same=lambda a, b, _: abs(a - b) <= 1e-12,
-         goal=0.15),
-    Case(name="roc_auc, 10^6 scores with ties",
-         setup=_scores,
-         ours=lambda d: roc_auc(d["y"], d["s"]),
-         theirs=_floor, same=_auc_from_order, goal=1.2, baseline=FLOOR),
-    Case(name="roc_curve, 10^6 scores with ties",
-         setup=_scores, ours=_ours_curve,
-         theirs=lambda d: sk_roc_curve(d["y"], d["s"], drop_intermediate=False),
-         same=_same_curve, goal=0.2),
-    Case(name="roc_curve, 10^6 scores with ties",
-         setup=_scores, ours=_ours_curve, theirs=_floor, same=_curve_from_order, goal=1.5,
-         baseline=FLOOR),
+    Case(
+        name="roc_auc, 10^6 scores with ties",
+        setup=_scores,
+        ours=lambda d: roc_auc(d["y"], d["s"]),
+        theirs=lambda d: roc_auc_score(d["y"], d["s"]),
+        same=lambda a, b, _: abs(a - b) <= 1e-12,
+        goal=0.15,
+    ),
+    Case(
+        name="roc_auc, 10^6 scores with ties",
+        setup=_scores,
+        ours=lambda d: roc_auc(d["y"], d["s"]),
+        theirs=_floor,
+        same=_auc_from_order,
+        goal=1.2,
+        baseline=FLOOR,
+    ),
+    Case(
+        name="roc_curve, 10^6 scores with ties",
+        setup=_scores,
+        ours=_ours_curve,
+        theirs=lambda d: sk_roc_curve(d["y"], d["s"], drop_intermediate=False),
+        same=_same_curve,
+        goal=0.2,
+    ),
+    Case(
+        name="roc_curve, 10^6 scores with ties",
+        setup=_scores,
+        ours=_ours_curve,
+        theirs=_floor,
+        same=_curve_from_order,
+        goal=1.5,
+        baseline=FLOOR,
+    ),
 ]

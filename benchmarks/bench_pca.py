@@ -15,15 +15,22 @@ from mlcourse.pca import PCA
 def _tall(quick):
     rng = np.random.default_rng(0)
     n, d = (300, 40) if quick else (5000, 500)
-    scales = np.geomspace(10.0, 0.1, d)              # distinct variances: components well defined
-    X = rng.standard_normal((n, d)) * scales @ np.linalg.qr(rng.standard_normal((d, d)))[0]
+    scales = np.geomspace(10.0, 0.1, d)  # distinct variances: components well defined
+    X = (
+        rng.standard_normal((n, d))
+        * scales
+        @ np.linalg.qr(rng.standard_normal((d, d)))[0]
+    )
     return {"X": X + rng.normal(size=d), "k": 10 if quick else 50}
 
 
 def _wide(quick):
     rng = np.random.default_rng(1)
     n, d = (20, 200) if quick else (100, 5000)
-    return {"X": rng.standard_normal((n, d)) * np.geomspace(10.0, 0.1, d), "k": 10 if quick else 50}
+    return {
+        "X": rng.standard_normal((n, d)) * np.geomspace(10.0, 0.1, d),
+        "k": 10 if quick else 50,
+    }
 
 
 def _sklearn(d):
@@ -36,8 +43,14 @@ def _floor_eig(d):
     X, k = d["X"], d["k"]
     Xc = X - X.mean(axis=0)
     D = X.shape[1]
-    vals, vecs = linalg.eigh(dsyrk(1.0, Xc.T), lower=False, subset_by_index=[D - k, D - 1],
-                             driver="evr", overwrite_a=True, check_finite=False)
+    vals, vecs = linalg.eigh(
+        dsyrk(1.0, Xc.T),
+        lower=False,
+        subset_by_index=[D - k, D - 1],
+        driver="evr",
+        overwrite_a=True,
+        check_finite=False,
+    )
     return vals[::-1] / (len(X) - 1), vecs[:, ::-1].T
 
 
@@ -47,34 +60,43 @@ def _variances_components(r):
 
 def _same(a, b, _inputs, tol=1e-8):
     """Same variances (relative 1e-8) and the same components up to sign (absolute 1e-8)."""
-    (var_a, comp_a), (var_b, comp_b) = _variances_components(a), _variances_components(b)
+    (var_a, comp_a), (var_b, comp_b) = (
+        _variances_components(a),
+        _variances_components(b),
+    )
     signs = np.sign(np.sum(comp_a * comp_b, axis=1))[:, None]
-    return (np.allclose(var_a, var_b, rtol=tol, atol=0)
-            and np.allclose(comp_a * signs, comp_b, rtol=0, atol=tol))
+    return np.allclose(var_a, var_b, rtol=tol, atol=0) and np.allclose(
+        comp_a * signs, comp_b, rtol=0, atol=tol
+    )
 
 
 CASES = [
-    Case(name=f"PCA {method}, 5000x500, 50 components",
-         setup=_tall,
-         ours=lambda d, method=method: PCA(d["k"], method=method).fit(d["X"]),
-         theirs=_sklearn,
-         same=_same,
-         goal=goal)
+    Case(
+        name=f"PCA {method}, 5000x500, 50 components",
+        setup=_tall,
+        ours=lambda d, method=method: PCA(d["k"], method=method).fit(d["X"]),
+        theirs=_sklearn,
+        same=_same,
+        goal=goal,
+    )
     for method, goal in [("eig", 0.5), ("svd", 1.0)]
 ] + [
-    Case(name="PCA eig, 5000x500, 50 components",
-         setup=_tall,
-         ours=lambda d: PCA(d["k"], method="eig").fit(d["X"]),
-         theirs=_floor_eig,
-         same=_same,
-         goal=1.1,
-         baseline="floor: centre, syrk, syevr inline"),
-
-    Case(name="PCA dual vs primal eig, N=100, D=5000",
-         setup=_wide,
-         ours=lambda d: PCA(d["k"], method="dual").fit(d["X"]),
-         theirs=lambda d: PCA(d["k"], method="eig").fit(d["X"]),
-         same=_same,
-         goal=0.05,
-         baseline="mlcourse PCA(method='eig')"),
+    Case(
+        name="PCA eig, 5000x500, 50 components",
+        setup=_tall,
+        ours=lambda d: PCA(d["k"], method="eig").fit(d["X"]),
+        theirs=_floor_eig,
+        same=_same,
+        goal=1.1,
+        baseline="floor: centre, syrk, syevr inline",
+    ),
+    Case(
+        name="PCA dual vs primal eig, N=100, D=5000",
+        setup=_wide,
+        ours=lambda d: PCA(d["k"], method="dual").fit(d["X"]),
+        theirs=lambda d: PCA(d["k"], method="eig").fit(d["X"]),
+        same=_same,
+        goal=0.05,
+        baseline="mlcourse PCA(method='eig')",
+    ),
 ]

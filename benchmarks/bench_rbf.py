@@ -16,7 +16,7 @@ from mlcourse.rbf import KernelRidge, RBFNetwork, rbf_design
 
 D = 5
 GAMMA = 0.2
-ALPHA = 1e-6          # λ of RBFNetwork, its default
+ALPHA = 1e-6  # λ of RBFNetwork, its default
 
 
 def _data(n, n_test, seed=0):
@@ -32,7 +32,12 @@ def _kr_setup(quick):
 
 def _kr(cls):
     def run(d):
-        return cls(alpha=1.0, kernel="rbf", gamma=GAMMA).fit(d["X"], d["y"]).predict(d["X_test"])
+        return (
+            cls(alpha=1.0, kernel="rbf", gamma=GAMMA)
+            .fit(d["X"], d["y"])
+            .predict(d["X_test"])
+        )
+
     return run
 
 
@@ -46,7 +51,9 @@ def _net_setup(quick):
     d = _data(1000 if quick else 10_000, 0)
     d["M"] = 20 if quick else 100
     net = RBFNetwork(n_centers=d["M"], random_state=0).fit(d["X"], d["y"])
-    d["Phi"] = rbf_design(d["X"], net.centers_, net.widths_)   # the same Φ̃ the fit ends with
+    d["Phi"] = rbf_design(
+        d["X"], net.centers_, net.widths_
+    )  # the same Φ̃ the fit ends with
     return d
 
 
@@ -71,9 +78,21 @@ def _net_same(ours, floor, d):
 
 
 CASES = [
-    Case(name="RBF chapter: KernelRidge, fit N=2000 + predict 1000", setup=_kr_setup,
-         ours=_kr(KernelRidge), theirs=_kr(SkKernelRidge), same=_kr_same, goal=0.6),
-    Case(name="RBF chapter: RBFNetwork kmeans N=10^4 M=100", setup=_net_setup,
-         ours=_net_ours, theirs=_net_floor, same=_net_same, goal=2.0,
-         baseline="numpy lstsq on the same Φ̃ (floor)"),
+    Case(
+        name="RBF chapter: KernelRidge, fit N=2000 + predict 1000",
+        setup=_kr_setup,
+        ours=_kr(KernelRidge),
+        theirs=_kr(SkKernelRidge),
+        same=_kr_same,
+        goal=0.6,
+    ),
+    Case(
+        name="RBF chapter: RBFNetwork kmeans N=10^4 M=100",
+        setup=_net_setup,
+        ours=_net_ours,
+        theirs=_net_floor,
+        same=_net_same,
+        goal=2.0,
+        baseline="numpy lstsq on the same Φ̃ (floor)",
+    ),
 ]

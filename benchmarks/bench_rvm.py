@@ -32,9 +32,12 @@ def _sinc(n):
 def _rvm(method):
     def run(d):
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)   # EM may stop at max_iter
+            warnings.simplefilter(
+                "ignore", ConvergenceWarning
+            )  # EM may stop at max_iter
             m = RVMRegressor(gamma=GAMMA, method=method).fit(d["X"], d["t"])
         return m.log_evidence_, m.predict(d["grid"])
+
     return run
 
 
@@ -58,20 +61,30 @@ def _ours_on_design(d):
 
 def _ard_on_design(d):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")                           # ARD may stop at max_iter
+        warnings.simplefilter("ignore")  # ARD may stop at max_iter
         ard = ARDRegression(fit_intercept=False).fit(d["Phi"], d["t"])
     return ard.predict(d["Phi_grid"])
 
 
 def _em_case(n, goal=0.1):
-    return Case(name=f"RVM regression fast vs em, sinc N={n}",
-                setup=lambda quick, n=n: _sinc(80 if quick else n),
-                ours=_rvm("fast"), theirs=_rvm("em"), same=_same_fit, goal=goal,
-                baseline="mlcourse RVMRegressor(method='em')")
+    return Case(
+        name=f"RVM regression fast vs em, sinc N={n}",
+        setup=lambda quick, n=n: _sinc(80 if quick else n),
+        ours=_rvm("fast"),
+        theirs=_rvm("em"),
+        same=_same_fit,
+        goal=goal,
+        baseline="mlcourse RVMRegressor(method='em')",
+    )
 
 
 CASES = [_em_case(n) for n in (250, 500, 1000, 2000)] + [
-    Case(name="RVM (fast) vs ARDRegression, kernel design N=300",
-         setup=_design, ours=_ours_on_design, theirs=_ard_on_design,
-         same=lambda a, b, _: np.max(np.abs(a - b)) < 0.03, goal=0.05),
+    Case(
+        name="RVM (fast) vs ARDRegression, kernel design N=300",
+        setup=_design,
+        ours=_ours_on_design,
+        theirs=_ard_on_design,
+        same=lambda a, b, _: np.max(np.abs(a - b)) < 0.03,
+        goal=0.05,
+    ),
 ]

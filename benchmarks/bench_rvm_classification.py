@@ -56,9 +56,14 @@ def _mixture(quick):
 def _rvm(method, max_iter=5000):
     def run(d):
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)    # EM may stop at max_iter
-            m = RVMClassifier(gamma=GAMMA, method=method, max_iter=max_iter).fit(d["X"], d["t"])
+            warnings.simplefilter(
+                "ignore", ConvergenceWarning
+            )  # EM may stop at max_iter
+            m = RVMClassifier(gamma=GAMMA, method=method, max_iter=max_iter).fit(
+                d["X"], d["t"]
+            )
         return m.log_evidence_, m.predict_proba(d["Xte"])[:, 1]
+
     return run
 
 
@@ -79,20 +84,34 @@ def _rvm_fit(d):
 
 
 def _svc_cv(d):
-    grid = GridSearchCV(SVC(kernel="rbf", gamma=GAMMA), {"C": np.logspace(-2, 3, 11)}, cv=5)
+    grid = GridSearchCV(
+        SVC(kernel="rbf", gamma=GAMMA), {"C": np.logspace(-2, 3, 11)}, cv=5
+    )
     grid.fit(d["X"], d["t"])
     return _test_error(grid, d)
 
 
 def _em_case(name, setup, goal, em_iter=5000):
-    return Case(name=f"RVM classification fast vs em, {name}", setup=setup, ours=_rvm("fast"),
-                theirs=_rvm("em", em_iter), same=_same_fit, goal=goal,
-                baseline="mlcourse RVMClassifier(method='em')")
+    return Case(
+        name=f"RVM classification fast vs em, {name}",
+        setup=setup,
+        ours=_rvm("fast"),
+        theirs=_rvm("em", em_iter),
+        same=_same_fit,
+        goal=goal,
+        baseline="mlcourse RVMClassifier(method='em')",
+    )
 
 
 CASES = [
     _em_case("Ripley N=250", _ripley, 0.5),
     _em_case("mixture N=1000", _mixture, 0.1, em_iter=EM_ITER_1000),
-    Case(name="RVMClassifier vs SVC with CV C, Ripley N=250", setup=_ripley, ours=_rvm_fit,
-         theirs=_svc_cv, same=lambda a, b, _: a < 0.14 and b < 0.14, goal=1.0),
+    Case(
+        name="RVMClassifier vs SVC with CV C, Ripley N=250",
+        setup=_ripley,
+        ours=_rvm_fit,
+        theirs=_svc_cv,
+        same=lambda a, b, _: a < 0.14 and b < 0.14,
+        goal=1.0,
+    ),
 ]

@@ -67,11 +67,11 @@ class Result:
 
 def run_case(case: Case, repeat: int = 7, quick: bool = False) -> Result:
     inputs = case.setup(quick)
-    a, b = case.ours(inputs), case.theirs(inputs)   # warm-up, and the correctness check
+    a, b = case.ours(inputs), case.theirs(inputs)  # warm-up, and the correctness check
     if not case.same(a, b, inputs):
         raise AssertionError(f"{case.name}: mlcourse and {case.baseline} disagree")
     ours, theirs = [], []
-    for _ in range(repeat):                          # alternate, so drift hits both equally
+    for _ in range(repeat):  # alternate, so drift hits both equally
         t0 = time.perf_counter()
         case.ours(inputs)
         ours.append(time.perf_counter() - t0)
@@ -82,11 +82,15 @@ def run_case(case: Case, repeat: int = 7, quick: bool = False) -> Result:
 
 
 def format_table(results) -> str:
-    head = (f"{'case':<52} {'mlcourse':>10} {'baseline':>10} {'ratio':>7} {'goal':>6}  "
-            "baseline (ratio = mlcourse/baseline)")
+    head = (
+        f"{'case':<52} {'mlcourse':>10} {'baseline':>10} {'ratio':>7} {'goal':>6}  "
+        "baseline (ratio = mlcourse/baseline)"
+    )
     lines = [head, "-" * len(head)]
     for r in results:
         flag = "ok" if r.met else "MISSED"
-        lines.append(f"{r.case.name:<52} {r.ours_s * 1e3:>8.2f}ms {r.theirs_s * 1e3:>8.2f}ms "
-                     f"{r.ratio:>6.2f}x {r.case.goal:>5.2f}x  {r.case.baseline} [{flag}]")
+        lines.append(
+            f"{r.case.name:<52} {r.ours_s * 1e3:>8.2f}ms {r.theirs_s * 1e3:>8.2f}ms "
+            f"{r.ratio:>6.2f}x {r.case.goal:>5.2f}x  {r.case.baseline} [{flag}]"
+        )
     return "\n".join(lines)

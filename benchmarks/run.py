@@ -1,4 +1,6 @@
-"""Time mlcourse against scikit-learn (or another route) on the same inputs; print medians and ratios.
+"""Time mlcourse against scikit-learn (or another route) on the same inputs.
+
+Prints medians and ratios.
 
     python benchmarks/run.py               # every case in benchmarks/bench_*.py
     python benchmarks/run.py roc_auc       # only cases whose name contains "roc_auc"
@@ -32,8 +34,10 @@ FIRST = ("bench_metrics",)  # modules whose rows open the table, in this order
 
 
 def all_cases():
-    paths = sorted(HERE.glob("bench_*.py"),
-                   key=lambda p: (FIRST.index(p.stem) if p.stem in FIRST else len(FIRST), p.stem))
+    paths = sorted(
+        HERE.glob("bench_*.py"),
+        key=lambda p: (FIRST.index(p.stem) if p.stem in FIRST else len(FIRST), p.stem),
+    )
     cases = []
     for path in paths:
         cases += importlib.import_module(path.stem).CASES
@@ -42,14 +46,20 @@ def all_cases():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("filter", nargs="?", default="", help="substring of case names to run")
-    parser.add_argument("--repeat", type=int, default=7, help="timed runs per side (median)")
+    parser.add_argument(
+        "filter", nargs="?", default="", help="substring of case names to run"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=7, help="timed runs per side (median)"
+    )
     args = parser.parse_args(argv)
     results = []
     # import the cases (and so NumPy's and SciPy's BLAS) first: threadpool_limits caps only the
     # libraries already loaded when it is entered
     cases = [case for case in all_cases() if args.filter in case.name]
-    with threadpool_limits(limits=1):  # one BLAS thread for both sides (see the docstring)
+    with threadpool_limits(
+        limits=1
+    ):  # one BLAS thread for both sides (see the docstring)
         for case in cases:
             results.append(run_case(case, repeat=args.repeat))
             print(f"  done: {case.name}", file=sys.stderr)

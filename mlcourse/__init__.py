@@ -25,14 +25,17 @@ def _public_submodules() -> frozenset:
     global _submodules
     if _submodules is None:
         from pkgutil import iter_modules
-        _submodules = frozenset(m.name for m in iter_modules(__path__)
-                                if not m.name.startswith("_"))
+
+        _submodules = frozenset(
+            m.name for m in iter_modules(__path__) if not m.name.startswith("_")
+        )
     return _submodules
 
 
 def __getattr__(name):
     if name in _public_submodules():
         from importlib import import_module
+
         return import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

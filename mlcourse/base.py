@@ -37,8 +37,13 @@ from sklearn.utils.validation import check_is_fitted
 from .special import sigmoid, softmax
 from .utils.validation import check_array, encode_labels, validate_data
 
-__all__ = ["BaseEstimator", "ClassifierMixin", "RegressorMixin", "TransformerMixin",
-           "LinearClassifierMixin"]
+__all__ = [
+    "BaseEstimator",
+    "ClassifierMixin",
+    "RegressorMixin",
+    "TransformerMixin",
+    "LinearClassifierMixin",
+]
 
 
 def _unfitted_on_failure(fit):
@@ -74,8 +79,10 @@ class BaseEstimator(_sk.BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = False         # dense arrays only
-        tags.input_tags.allow_nan = False      # NaN and inf are refused, naming the argument
+        tags.input_tags.sparse = False  # dense arrays only
+        tags.input_tags.allow_nan = (
+            False  # NaN and inf are refused, naming the argument
+        )
         return tags
 
     def _reset(self) -> None:
@@ -87,8 +94,9 @@ class BaseEstimator(_sk.BaseEstimator):
         """:func:`sklearn.utils.validation.check_is_fitted`: ``NotFittedError`` before ``fit``."""
         check_is_fitted(self, attributes)
 
-    def _check_X(self, X, name: str = "X", width_attr: str = "n_features_in_",
-                 dtype=np.float64) -> np.ndarray:
+    def _check_X(
+        self, X, name: str = "X", width_attr: str = "n_features_in_", dtype=np.float64
+    ) -> np.ndarray:
         """Input to a prediction method: the estimator is fitted, and `X` is a finite 2-D float
         array with the columns of ``fit`` (scikit-learn's ``validate_data(reset=False)``).
 
@@ -101,12 +109,16 @@ class BaseEstimator(_sk.BaseEstimator):
             return validate_data(self, X, reset=False, dtype=dtype)
         return self._check_width(check_array(X, name), name, width_attr)
 
-    def _check_width(self, X, name: str = "X", width_attr: str = "n_features_in_") -> np.ndarray:
+    def _check_width(
+        self, X, name: str = "X", width_attr: str = "n_features_in_"
+    ) -> np.ndarray:
         """`X`, an already validated 2-D array, if it has ``getattr(self, width_attr)`` columns."""
         width = getattr(self, width_attr)
         if X.shape[1] != width:
-            raise ValueError(f"{name} has {X.shape[1]} features, but {type(self).__name__} is "
-                             f"expecting {width} features as input.")
+            raise ValueError(
+                f"{name} has {X.shape[1]} features, but {type(self).__name__} is "
+                f"expecting {width} features as input."
+            )
         return X
 
 
@@ -215,5 +227,6 @@ class LinearClassifierMixin(ClassifierMixin):
 
     def _set_weights(self, W) -> None:
         """``coef_`` and ``intercept_`` from weights W of shape (K, M) ordered as Φ's columns."""
-        self.coef_, self.intercept_ = \
+        self.coef_, self.intercept_ = (
             (W[:, 1:], W[:, 0]) if self.fit_intercept else (W, np.zeros(len(W)))
+        )

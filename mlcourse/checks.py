@@ -26,17 +26,34 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
-__all__ = ["check_close", "check_equal", "check", "EPS", "round_up", "relative_rounding",
-           "fd_error", "fd_truncation", "nll_rounding", "gradient_rounding", "newton_gradient",
-           "gradient_at_stop", "optimum_gap", "LBFGSB_FTOL", "LBFGSB_GTOL", "lbfgsb_gain",
-           "lbfgsb_tolerances"]
+__all__ = [
+    "check_close",
+    "check_equal",
+    "check",
+    "EPS",
+    "round_up",
+    "relative_rounding",
+    "fd_error",
+    "fd_truncation",
+    "nll_rounding",
+    "gradient_rounding",
+    "newton_gradient",
+    "gradient_at_stop",
+    "optimum_gap",
+    "LBFGSB_FTOL",
+    "LBFGSB_GTOL",
+    "lbfgsb_gain",
+    "lbfgsb_tolerances",
+]
 
 # One rounding moves a result by at most EPS/2 of its size; a sum of N terms by at most N·EPS
 # times the sum of their sizes, whatever the order of the additions or the BLAS kernel.
 EPS = float(np.finfo(float).eps)
 
 
-def check_close(actual, expected, what: str, *, rtol: float = 1e-9, atol: float = 0.0) -> None:
+def check_close(
+    actual, expected, what: str, *, rtol: float = 1e-9, atol: float = 0.0
+) -> None:
     """Assert ``|actual − expected| ≤ atol + rtol·|expected|`` elementwise.
 
     Parameters
@@ -58,8 +75,10 @@ def check_close(actual, expected, what: str, *, rtol: float = 1e-9, atol: float 
     ok = err <= atol + rtol * np.abs(e)
     if not np.all(ok):
         worst = float(np.nanmax(np.where(np.isnan(err), np.inf, err)))
-        raise AssertionError(f"{what}: max |difference| = {worst:.3g} exceeds "
-                             f"atol={atol:g} + rtol={rtol:g}·|expected|")
+        raise AssertionError(
+            f"{what}: max |difference| = {worst:.3g} exceeds "
+            f"atol={atol:g} + rtol={rtol:g}·|expected|"
+        )
     print(f"✓ {what}: agree within rtol={rtol:g}, atol={atol:g}")
 
 
@@ -67,7 +86,9 @@ def check_equal(actual, expected, what: str) -> None:
     """Assert exact equality (integers, labels, counts)."""
     a, e = np.asarray(actual), np.asarray(expected)
     if a.shape != e.shape or not np.array_equal(a, e):
-        raise AssertionError(f"{what}: not equal\n  got      {a.tolist()}\n  expected {e.tolist()}")
+        raise AssertionError(
+            f"{what}: not equal\n  got      {a.tolist()}\n  expected {e.tolist()}"
+        )
     print(f"✓ {what}: equal")
 
 
@@ -148,7 +169,9 @@ def gradient_rounding(Phi, w, d1, d2):
     ℓ″_n (`d2`) times the rounding of a_n; N terms are added.
     """
     act = _activation_size(Phi, w)
-    per_point = np.abs(d1) + 1 + np.abs(d2) * (act if np.ndim(d1) == 1 else act[:, None])
+    per_point = (
+        np.abs(d1) + 1 + np.abs(d2) * (act if np.ndim(d1) == 1 else act[:, None])
+    )
     return len(Phi) * EPS * (np.abs(Phi).T @ per_point)
 
 
@@ -161,11 +184,15 @@ def newton_gradient(Phi, w, g_rounding, third: float, tol: float = 1e-8) -> floa
     :func:`gradient_rounding`). `tol` is the solver's (the estimators' default 1e-8).
     """
     step = np.sqrt(np.size(w)) * tol * (1 + np.max(np.abs(w)))
-    return float(0.5 * third * np.sum(np.linalg.norm(Phi, axis=1) ** 3) * step**2
-                 + np.linalg.norm(g_rounding))
+    return float(
+        0.5 * third * np.sum(np.linalg.norm(Phi, axis=1) ** 3) * step**2
+        + np.linalg.norm(g_rounding)
+    )
 
 
-def gradient_at_stop(n_params: int, n_samples: int, tol: float, g_rounding=0.0) -> float:
+def gradient_at_stop(
+    n_params: int, n_samples: int, tol: float, g_rounding=0.0
+) -> float:
     """Bound on ‖∇E‖₂ where a solver stopped on max|∇E|/N ≤ tol (scikit-learn's solvers, whose
     objective is E/N): √P·N·tol for P parameters, plus the rounding of ∇E (`g_rounding`)."""
     return float(np.sqrt(n_params) * n_samples * tol + np.linalg.norm(g_rounding))
@@ -193,7 +220,9 @@ def lbfgsb_gain(value: float) -> float:
     return 10 * LBFGSB_FTOL * max(abs(value), 1.0)
 
 
-def lbfgsb_tolerances(grad, theta, value: float, h: float = 1e-4, parameters: bool = False):
+def lbfgsb_tolerances(
+    grad, theta, value: float, h: float = 1e-4, parameters: bool = False
+):
     """What L-BFGS-B's stopping rules leave at a maximum θ of f (with f(θ) = `value`), per
     component.
 
@@ -210,6 +239,7 @@ def lbfgsb_tolerances(grad, theta, value: float, h: float = 1e-4, parameters: bo
         Σ_j|(A⁻¹)_ij|·LBFGSB_GTOL (A must then be positive definite).
     """
     from .utils.numdiff import central_differences
+
     theta = np.asarray(theta, dtype=float)
     A = -central_differences(grad, theta, h)
     A = 0.5 * (A + A.T)
@@ -218,5 +248,7 @@ def lbfgsb_tolerances(grad, theta, value: float, h: float = 1e-4, parameters: bo
     if not parameters:
         return g_tol
     A_inv = linalg.cho_solve(linalg.cho_factor(A), np.eye(len(theta)))
-    theta_tol = np.maximum(np.sqrt(2 * G * np.diag(A_inv)), np.abs(A_inv).sum(1) * LBFGSB_GTOL)
+    theta_tol = np.maximum(
+        np.sqrt(2 * G * np.diag(A_inv)), np.abs(A_inv).sum(1) * LBFGSB_GTOL
+    )
     return g_tol, theta_tol

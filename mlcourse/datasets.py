@@ -16,8 +16,10 @@ def _class_counts(n_per_class, k: int) -> list[int]:
     if not isinstance(n_per_class, (list, tuple, np.ndarray)):
         return [check_scalar(n_per_class, "n_per_class", low=1, integer=True)] * k
     if getattr(n_per_class, "ndim", 1) != 1 or len(n_per_class) != k:
-        raise ValueError(f"n_per_class must be one int or a sequence of {k} ints, one per row of "
-                         f"means; got {n_per_class!r}.")
+        raise ValueError(
+            f"n_per_class must be one int or a sequence of {k} ints, one per row of "
+            f"means; got {n_per_class!r}."
+        )
     return [check_scalar(c, "n_per_class", low=1, integer=True) for c in n_per_class]
 
 
@@ -44,14 +46,18 @@ def gaussian_classes(n_per_class, means, cov, random_state=None):
     cov = check_array(cov, "cov")
     k, d = means.shape
     if cov.shape != (d, d):
-        raise ValueError(f"cov must have shape ({d}, {d}) to match means; got {cov.shape}.")
+        raise ValueError(
+            f"cov must have shape ({d}, {d}) to match means; got {cov.shape}."
+        )
     counts = _class_counts(n_per_class, k)
     try:
         chol = np.linalg.cholesky(cov)
     except np.linalg.LinAlgError:
         raise ValueError("cov must be symmetric positive definite.") from None
     rng = check_random_state(random_state)
-    X = np.vstack([m + rng.standard_normal((c, d)) @ chol.T for m, c in zip(means, counts)])
+    X = np.vstack(
+        [m + rng.standard_normal((c, d)) @ chol.T for m, c in zip(means, counts)]
+    )
     y = np.repeat(np.arange(k), counts)
     return X, y
 
@@ -64,8 +70,15 @@ def sinc(x):
     return np.sinc(np.asarray(x, dtype=float) / np.pi)
 
 
-def sinc_data(n_samples: int = 100, noise_std: float = 0.0, *, low: float = -10.0,
-              high: float = 10.0, grid: bool = True, random_state=None):
+def sinc_data(
+    n_samples: int = 100,
+    noise_std: float = 0.0,
+    *,
+    low: float = -10.0,
+    high: float = 10.0,
+    grid: bool = True,
+    random_state=None,
+):
     """Tipping's (2001) sinc regression data: t = sin(x)/x + ε, ε ~ N(0, noise_std²).
 
     Parameters

@@ -20,10 +20,18 @@ model-selection tools recognise them):
 
 from __future__ import annotations
 
-from sklearn.exceptions import ConvergenceWarning, NotFittedError, UndefinedMetricWarning
+from sklearn.exceptions import (
+    ConvergenceWarning,
+    NotFittedError,
+    UndefinedMetricWarning,
+)
 
-__all__ = ["NotFittedError", "ConvergenceWarning", "SeparationWarning",
-           "UndefinedMetricWarning"]
+__all__ = [
+    "NotFittedError",
+    "ConvergenceWarning",
+    "SeparationWarning",
+    "UndefinedMetricWarning",
+]
 
 
 class SeparationWarning(UserWarning):

@@ -12,8 +12,16 @@ import numpy as np
 from . import metrics
 from .utils.validation import check_array
 
-__all__ = ["grid_2d", "plot_probability_2d", "plot_roc", "plot_confusion",
-           "plot_operating_point", "image_mosaic", "plot_image_grid", "plot_band"]
+__all__ = [
+    "grid_2d",
+    "plot_probability_2d",
+    "plot_roc",
+    "plot_confusion",
+    "plot_operating_point",
+    "image_mosaic",
+    "plot_image_grid",
+    "plot_band",
+]
 
 POS_COLOR, NEG_COLOR = "tab:red", "tab:blue"
 
@@ -45,13 +53,23 @@ def grid_2d(X, n: int = 200, margin: float = 0.1):
         raise ValueError(f"X must have 2 columns for a 2-D grid; got shape {X.shape}.")
     lo, hi = X.min(axis=0), X.max(axis=0)
     pad = margin * np.where(hi > lo, hi - lo, 1.0)
-    xx, yy = np.meshgrid(np.linspace(lo[0] - pad[0], hi[0] + pad[0], n),
-                         np.linspace(lo[1] - pad[1], hi[1] + pad[1], n))
+    xx, yy = np.meshgrid(
+        np.linspace(lo[0] - pad[0], hi[0] + pad[0], n),
+        np.linspace(lo[1] - pad[1], hi[1] + pad[1], n),
+    )
     return xx, yy, np.column_stack([xx.ravel(), yy.ravel()])
 
 
-def plot_probability_2d(proba_fn, X, y, ax=None, levels=(0.1, 0.3, 0.5, 0.7, 0.9), n=150,
-                        title=None, colorbar=True):
+def plot_probability_2d(
+    proba_fn,
+    X,
+    y,
+    ax=None,
+    levels=(0.1, 0.3, 0.5, 0.7, 0.9),
+    n=150,
+    title=None,
+    colorbar=True,
+):
     """Contours of P(class 1 | x) over 2-D data, with the 0.5 boundary drawn bold.
 
     Parameters
@@ -80,12 +98,23 @@ def plot_probability_2d(proba_fn, X, y, ax=None, levels=(0.1, 0.3, 0.5, 0.7, 0.9
     xx, yy, pts = grid_2d(X, n=n)
     p = np.asarray(proba_fn(pts)).reshape(xx.shape)
     cs = ax.contourf(xx, yy, p, levels=np.linspace(0, 1, 11), cmap="RdBu_r", alpha=0.35)
-    ax.contour(xx, yy, p, levels=[lv for lv in levels if lv != 0.5], colors="k",
-               linewidths=0.6, alpha=0.6)
+    ax.contour(
+        xx,
+        yy,
+        p,
+        levels=[lv for lv in levels if lv != 0.5],
+        colors="k",
+        linewidths=0.6,
+        alpha=0.6,
+    )
     ax.contour(xx, yy, p, levels=[0.5], colors="k", linewidths=2)
     y = np.asarray(y)
-    ax.scatter(*np.asarray(X)[y == 1].T, s=14, c=POS_COLOR, edgecolor="k", linewidth=0.3)
-    ax.scatter(*np.asarray(X)[y == 0].T, s=14, c=NEG_COLOR, edgecolor="k", linewidth=0.3)
+    ax.scatter(
+        *np.asarray(X)[y == 1].T, s=14, c=POS_COLOR, edgecolor="k", linewidth=0.3
+    )
+    ax.scatter(
+        *np.asarray(X)[y == 0].T, s=14, c=NEG_COLOR, edgecolor="k", linewidth=0.3
+    )
     if title:
         ax.set_title(title)
     if colorbar:
@@ -98,8 +127,13 @@ def plot_roc(fpr, tpr, ax=None, label=None, **kwargs):
     ax = _ax(ax)
     ax.plot(fpr, tpr, label=label, **kwargs)
     ax.plot([0, 1], [0, 1], ls=":", c="grey", lw=1)
-    ax.set(xlabel="false-positive rate", ylabel="true-positive rate", xlim=(-0.02, 1.02),
-           ylim=(-0.02, 1.02), aspect="equal")
+    ax.set(
+        xlabel="false-positive rate",
+        ylabel="true-positive rate",
+        xlim=(-0.02, 1.02),
+        ylim=(-0.02, 1.02),
+        aspect="equal",
+    )
     if label:
         ax.legend(loc="lower right")
     return ax
@@ -113,7 +147,9 @@ def plot_confusion(confusion, ax=None, title=None):
     names = [["TP", "FP"], ["FN", "TN"]]
     for i in range(2):
         for j in range(2):
-            ax.text(j, i, f"{names[i][j]}\n{c[i, j]}", ha="center", va="center", fontsize=12)
+            ax.text(
+                j, i, f"{names[i][j]}\n{c[i, j]}", ha="center", va="center", fontsize=12
+            )
     ax.set_xticks([0, 1], ["actual +", "actual −"])
     ax.set_yticks([0, 1], ["predicted +", "predicted −"])
     ax.tick_params(length=0)
@@ -123,7 +159,7 @@ def plot_confusion(confusion, ax=None, title=None):
 
 
 def plot_operating_point(y_true, y_score, threshold: float, axes=None):
-    """ROC curve with the operating point "predict + if score ≥ threshold", and its confusion matrix.
+    """ROC curve with the operating point "predict + if score ≥ threshold" and its confusion matrix.
 
     Returns
     -------
@@ -167,24 +203,39 @@ def image_mosaic(images, image_shape, ncols=None, gap: int = 1):
     images = np.asarray(images, dtype=float)
     h, w = image_shape
     if images.ndim != 2 or images.shape[1] != h * w:
-        raise ValueError(f"images must have shape (n, {h * w}) for image_shape {image_shape}; "
-                         f"got {images.shape}.")
+        raise ValueError(
+            f"images must have shape (n, {h * w}) for image_shape {image_shape}; "
+            f"got {images.shape}."
+        )
     n = len(images)
     ncols = n if ncols is None else ncols
     if ncols < 1:
-        raise ValueError(f"ncols must be a positive number of images per row; got {ncols}.")
+        raise ValueError(
+            f"ncols must be a positive number of images per row; got {ncols}."
+        )
     if gap < 0:
         raise ValueError(f"gap must be a number of pixels >= 0; got {gap}.")
     nrows = -(-n // ncols)
     mosaic = np.full((nrows * (h + gap) - gap, ncols * (w + gap) - gap), np.nan)
     for k, img in enumerate(images):
         r, c = divmod(k, ncols)
-        mosaic[r * (h + gap):r * (h + gap) + h, c * (w + gap):c * (w + gap) + w] = img.reshape(h, w)
+        mosaic[r * (h + gap) : r * (h + gap) + h, c * (w + gap) : c * (w + gap) + w] = (
+            img.reshape(h, w)
+        )
     return mosaic
 
 
-def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, cmap="gray_r",
-                    vmin=None, vmax=None, gap: int = 1):
+def plot_image_grid(
+    images,
+    image_shape,
+    ncols=None,
+    ax=None,
+    row_labels=None,
+    cmap="gray_r",
+    vmin=None,
+    vmax=None,
+    gap: int = 1,
+):
     """Draw flattened images (the rows of `images`) as one mosaic, row by row.
 
     The images are tiled into a single array (:func:`image_mosaic`) and drawn with one
@@ -209,20 +260,36 @@ def plot_image_grid(images, image_shape, ncols=None, ax=None, row_labels=None, c
     h = image_shape[0]
     nrows = (mosaic.shape[0] + gap) // (h + gap)
     ax = _ax(ax)
-    colormap = plt.get_cmap(cmap).with_extremes(bad="0.85")   # light grey gaps
-    ax.imshow(mosaic, cmap=colormap, vmin=images.min() if vmin is None else vmin,
-              vmax=images.max() if vmax is None else vmax)
+    colormap = plt.get_cmap(cmap).with_extremes(bad="0.85")  # light grey gaps
+    ax.imshow(
+        mosaic,
+        cmap=colormap,
+        vmin=images.min() if vmin is None else vmin,
+        vmax=images.max() if vmax is None else vmax,
+    )
     ax.set_xticks([])
-    ax.set_yticks([] if row_labels is None else
-                  (np.arange(nrows) * (h + gap) + (h - 1) / 2), labels=row_labels)
+    ax.set_yticks(
+        [] if row_labels is None else (np.arange(nrows) * (h + gap) + (h - 1) / 2),
+        labels=row_labels,
+    )
     ax.tick_params(length=0)
     for side in ax.spines.values():
         side.set_visible(False)
     return ax
 
 
-def plot_band(x, mean, std, ax=None, x_train=None, y_train=None, n_std=2.0, label="mean",
-              color="tab:blue", title=None):
+def plot_band(
+    x,
+    mean,
+    std,
+    ax=None,
+    x_train=None,
+    y_train=None,
+    n_std=2.0,
+    label="mean",
+    color="tab:blue",
+    title=None,
+):
     """A 1-D predictive mean with a ±`n_std`·std band, and the training data as crosses.
 
     Parameters
@@ -236,8 +303,15 @@ def plot_band(x, mean, std, ax=None, x_train=None, y_train=None, n_std=2.0, labe
     """
     ax = _ax(ax)
     x, mean, std = (np.ravel(np.asarray(a, dtype=float)) for a in (x, mean, std))
-    ax.fill_between(x, mean - n_std * std, mean + n_std * std, color=color, alpha=0.2,
-                    lw=0, label=f"±{n_std:g} std")
+    ax.fill_between(
+        x,
+        mean - n_std * std,
+        mean + n_std * std,
+        color=color,
+        alpha=0.2,
+        lw=0,
+        label=f"±{n_std:g} std",
+    )
     ax.plot(x, mean, c=color, lw=1.5, label=label)
     if x_train is not None:
         ax.plot(np.ravel(x_train), np.ravel(y_train), "k+", ms=7, mew=1.2, label="data")

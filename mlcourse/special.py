@@ -21,10 +21,17 @@ from __future__ import annotations
 import numpy as np
 from scipy import special as _sp
 
-LOG_2PI = float(np.log(2.0 * np.pi))   # ln 2π, in every Gaussian log density
+LOG_2PI = float(np.log(2.0 * np.pi))  # ln 2π, in every Gaussian log density
 
-__all__ = ["sigmoid", "log_sigmoid", "softmax", "log_softmax", "logsumexp", "probit",
-           "log_probit"]
+__all__ = [
+    "sigmoid",
+    "log_sigmoid",
+    "softmax",
+    "log_softmax",
+    "logsumexp",
+    "probit",
+    "log_probit",
+]
 
 logsumexp = _sp.logsumexp
 

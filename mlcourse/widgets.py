@@ -22,33 +22,55 @@ from __future__ import annotations
 
 __all__ = ["slider", "log_slider", "interact", "interact_figure", "made", "show"]
 
-_MADE = []   # the ipywidgets.interactive objects made in this kernel, oldest first
+_MADE = []  # the ipywidgets.interactive objects made in this kernel, oldest first
 
 
 def _ipywidgets():
     try:
         import ipywidgets
     except ImportError as exc:  # pragma: no cover - ipywidgets is in requirements.txt
-        raise ImportError("The sliders need ipywidgets: pip install ipywidgets") from exc
+        raise ImportError(
+            "The sliders need ipywidgets: pip install ipywidgets"
+        ) from exc
     return ipywidgets
 
 
-def slider(value: float, low: float, high: float, step: float | None = None,
-           description: str | None = None):
+def slider(
+    value: float,
+    low: float,
+    high: float,
+    step: float | None = None,
+    description: str | None = None,
+):
     """A float slider from `low` to `high` starting at `value` (updates on release)."""
     w = _ipywidgets()
     step = (high - low) / 100 if step is None else step
-    return w.FloatSlider(value=value, min=low, max=high, step=step, description=description or "",
-                         continuous_update=False, readout_format=".3g")
+    return w.FloatSlider(
+        value=value,
+        min=low,
+        max=high,
+        step=step,
+        description=description or "",
+        continuous_update=False,
+        readout_format=".3g",
+    )
 
 
 def log_slider(value: float, low: float, high: float, description: str | None = None):
     """A slider over a positive hyperparameter on a log10 scale (e.g. a prior precision)."""
     import math
+
     w = _ipywidgets()
-    return w.FloatLogSlider(value=value, base=10, min=math.log10(low), max=math.log10(high),
-                            step=0.05, description=description or "", continuous_update=False,
-                            readout_format=".3g")
+    return w.FloatLogSlider(
+        value=value,
+        base=10,
+        min=math.log10(low),
+        max=math.log10(high),
+        step=0.05,
+        description=description or "",
+        continuous_update=False,
+        readout_format=".3g",
+    )
 
 
 def interact(func, **controls):
@@ -126,7 +148,9 @@ def show(fig=None) -> None:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     fig = plt.gcf() if fig is None else fig
-    canvas = fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    canvas = (
+        fig.canvas if isinstance(fig.canvas, FigureCanvasAgg) else FigureCanvasAgg(fig)
+    )
     buffer = io.BytesIO()
     canvas.print_png(buffer, pil_kwargs={"compress_level": 1})
     plt.close(fig)

@@ -28,9 +28,15 @@ def test_roc_auc_is_the_first_row():
 
 def test_same_gets_the_inputs_ours_and_theirs_ran_on():
     from harness import Case
+
     seen = []
-    case = Case(name="toy", setup=lambda quick: {"x": 2.0}, ours=lambda d: d["x"] ** 2,
-                theirs=lambda d: d["x"] * d["x"],
-                same=lambda a, b, d: seen.append(d) or a == b == d["x"] ** 2, goal=1.0)
+    case = Case(
+        name="toy",
+        setup=lambda quick: {"x": 2.0},
+        ours=lambda d: d["x"] ** 2,
+        theirs=lambda d: d["x"] * d["x"],
+        same=lambda a, b, d: seen.append(d) or a == b == d["x"] ** 2,
+        goal=1.0,
+    )
     result = run_case(case, repeat=3, quick=True)
     assert seen == [{"x": 2.0}] and result.ours_s > 0 and result.theirs_s > 0

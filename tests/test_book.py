@@ -8,8 +8,8 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "book" / "_ext"))   # the Sphinx extensions
-sys.path.insert(0, str(ROOT / "tools"))           # notebook_macros, a command-line tool
+sys.path.insert(0, str(ROOT / "book" / "_ext"))  # the Sphinx extensions
+sys.path.insert(0, str(ROOT / "tools"))  # notebook_macros, a command-line tool
 import notebook_macros  # noqa: E402
 
 
@@ -26,7 +26,9 @@ def resolve(entry):
     for ext in (".ipynb", ".md"):
         if (ROOT / (entry + ext)).exists():
             return ROOT / (entry + ext)
-    raise AssertionError(f"_toc.yml lists {entry!r} but neither {entry}.ipynb nor {entry}.md exists")
+    raise AssertionError(
+        f"_toc.yml lists {entry!r} but neither {entry}.ipynb nor {entry}.md exists"
+    )
 
 
 NOTEBOOKS = sorted(p for p in (ROOT / "book").glob("*.ipynb"))
@@ -36,7 +38,9 @@ CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 def test_toc_and_book_folder_agree():
     listed = {resolve(e) for e in toc_files()}
     pages = set((ROOT / "book").glob("*.ipynb")) | set((ROOT / "book").glob("*.md"))
-    assert pages - listed == set(), f"pages not in _toc.yml: {sorted(p.name for p in pages - listed)}"
+    assert pages - listed == set(), (
+        f"pages not in _toc.yml: {sorted(p.name for p in pages - listed)}"
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -45,9 +49,16 @@ def test_notebook_is_committed_executed_top_to_bottom(path):
     counts = [c.get("execution_count") for c in nb["cells"] if c["cell_type"] == "code"]
     assert counts, f"{path.name} has no code cells"
     assert counts == list(range(1, len(counts) + 1)), (
-        f"{path.name}: execution counts {counts} — run it with 'Restart Kernel and Run All' and save")
+        f"{path.name}: execution counts {counts} — run it with 'Restart Kernel and Run All'"
+        " and save"
+    )
     assert nb["metadata"]["kernelspec"]["name"] == "python3"
-    errors = [o for c in nb["cells"] for o in c.get("outputs", []) if o["output_type"] == "error"]
+    errors = [
+        o
+        for c in nb["cells"]
+        for o in c.get("outputs", [])
+        if o["output_type"] == "error"
+    ]
     assert not errors, f"{path.name} was saved with an error output"
 
 
@@ -56,7 +67,8 @@ def test_notebook_defines_the_shared_macros(path):
     nb = json.loads(path.read_text())
     assert notebook_macros.has_current_macros(nb), (
         f"{path.name}: first cell must define the _config.yml macros; run "
-        f"python tools/notebook_macros.py {path.relative_to(ROOT)}")
+        f"python tools/notebook_macros.py {path.relative_to(ROOT)}"
+    )
 
 
 def test_macro_cell_check_and_sync(tmp_path):
@@ -64,7 +76,9 @@ def test_macro_cell_check_and_sync(tmp_path):
     writes the whole current cell, comment included, and is then a no-op."""
     cell = {"cell_type": "markdown", "metadata": {"tags": ["remove-cell"]}}
     current = notebook_macros.macro_cell_source()
-    stale_hint = current.replace("tools/notebook_macros.py", "book/_ext/notebook_macros.py")
+    stale_hint = current.replace(
+        "tools/notebook_macros.py", "book/_ext/notebook_macros.py"
+    )
     assert stale_hint != current
     nb = {"cells": [dict(cell, source=stale_hint)]}
     assert notebook_macros.has_current_macros(nb)
@@ -81,17 +95,28 @@ def test_macro_cell_check_and_sync(tmp_path):
 def test_chapter_skeleton(path):
     nb = json.loads(path.read_text())
     text = "\n".join("".join(c["source"]) for c in nb["cells"])
-    md = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+    md = "\n".join(
+        "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown"
+    )
     first = next(c for c in nb["cells"][1:] if c["cell_type"] == "markdown")
-    assert "".join(first["source"]).startswith("# "), f"{path.name}: must open with a '# Title' cell"
+    assert "".join(first["source"]).startswith("# "), (
+        f"{path.name}: must open with a '# Title' cell"
+    )
     for heading in ("## Summary", "## Exercises"):
         assert heading in md, f"{path.name}: missing '{heading}' section"
-    assert "{exercise}" in md and "{solution" in md, f"{path.name}: needs exercises with solutions"
+    assert "{exercise}" in md and "{solution" in md, (
+        f"{path.name}: needs exercises with solutions"
+    )
     assert ":class: dropdown" in md, f"{path.name}: solutions should be dropdowns"
-    first_code = "".join(next(c for c in nb["cells"] if c["cell_type"] == "code")["source"])
-    assert "threadpool_limits(1)" in first_code, f"{path.name}: first code cell must cap BLAS threads"
-    assert "check_close" in text or "check_equal" in text or "assert " in text, \
+    first_code = "".join(
+        next(c for c in nb["cells"] if c["cell_type"] == "code")["source"]
+    )
+    assert "threadpool_limits(1)" in first_code, (
+        f"{path.name}: first code cell must cap BLAS threads"
+    )
+    assert "check_close" in text or "check_equal" in text or "assert " in text, (
         f"{path.name}: has no check cell"
+    )
 
 
 def test_config_launch_download_and_offline_math():
@@ -107,11 +132,14 @@ def test_config_launch_download_and_offline_math():
     assert CONFIG["execute"]["execute_notebooks"] == "force"
     for bib in CONFIG["bibtex_bibfiles"]:
         assert (ROOT / bib).exists()
-    assert not (ROOT / "_static").exists(), "no _static/: Jupyter Book injects its .js into every page"
+    assert not (ROOT / "_static").exists(), (
+        "no _static/: Jupyter Book injects its .js into every page"
+    )
 
 
 def test_offline_mathjax_files_are_installed():
     import offline_mathjax
+
     assert (offline_mathjax.mathjax_dir() / "tex-chtml.js").exists()
     assert (offline_mathjax.mathjax_dir() / "output/chtml/fonts/woff-v2").is_dir()
 
@@ -121,8 +149,18 @@ def test_requirements_install_the_package_and_the_book():
     lines = [r.split("#")[0].strip() for r in req if r.split("#")[0].strip()]
     assert "-e ." in lines
     assert "jupyter-book>=1.0.4,<2" in lines
-    for pkg in ("numpy", "scipy", "matplotlib", "ipywidgets", "nbval", "pytest", "scikit-learn",
-                "sphinx-exercise", "sphinx-mathjax-offline", "threadpoolctl"):
+    for pkg in (
+        "numpy",
+        "scipy",
+        "matplotlib",
+        "ipywidgets",
+        "nbval",
+        "pytest",
+        "scikit-learn",
+        "sphinx-exercise",
+        "sphinx-mathjax-offline",
+        "threadpoolctl",
+    ):
         assert any(line.startswith(pkg + "==") for line in lines), f"{pkg} not pinned"
 
 
@@ -130,11 +168,26 @@ def test_config_execution_and_macros():
     """A change to these settings would otherwise go unnoticed (the build would still pass)."""
     execute = CONFIG["execute"]
     assert execute["allow_errors"] is False, "a raising cell must stop the notebook"
-    assert 0 < execute["timeout"] <= 120, "per-cell timeout in seconds (nbval allows 120 s)"
+    assert 0 < execute["timeout"] <= 120, (
+        "per-cell timeout in seconds (nbval allows 120 s)"
+    )
     sphinx = CONFIG["sphinx"]
     assert sphinx["config"]["nb_execution_raise_on_error"] is True, "and fail the build"
     macros = sphinx["config"]["mathjax3_config"]["tex"]["macros"]
-    for name in ("bx", "bw", "bPhi", "bSigma", "T", "E", "N", "argmax", "TP", "FP", "TN", "FN"):
+    for name in (
+        "bx",
+        "bw",
+        "bPhi",
+        "bSigma",
+        "T",
+        "E",
+        "N",
+        "argmax",
+        "TP",
+        "FP",
+        "TN",
+        "FN",
+    ):
         assert name in macros, f"MathJax macro \\{name} missing from _config.yml"
     # without it every page declares the thebe/togglebutton settings twice (a JavaScript error)
     assert sphinx["local_extensions"]["inline_scripts_once"] == "book/_ext"
@@ -155,14 +208,21 @@ def test_inline_scripts_are_given_to_the_builder_once():
         builder = Builder()
 
     inline_scripts_once._normalise_inline_scripts(App)
-    App.builder.add_js_file(None, body="const x = 1")  # app.add_js_file after builder init
-    App.builder.add_js_file("", body="const x = 1")    # the builder re-adding it before writing
+    App.builder.add_js_file(
+        None, body="const x = 1"
+    )  # app.add_js_file after builder init
+    App.builder.add_js_file(
+        "", body="const x = 1"
+    )  # the builder re-adding it before writing
     assert App.builder.files == [("", {"body": "const x = 1"})]
 
 
 def _check_site_module():
     import importlib.util
-    spec = importlib.util.spec_from_file_location("check_site", ROOT / ".ci" / "check_site.py")
+
+    spec = importlib.util.spec_from_file_location(
+        "check_site", ROOT / ".ci" / "check_site.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -174,36 +234,48 @@ def test_check_site_static_scan_finds_remote_resources(tmp_path):
     (tmp_path / "book").mkdir()
     (tmp_path / "_static").mkdir()
     (tmp_path / "_static" / "ok.css").write_text("a { color: red }")
-    (tmp_path / "book" / "page.html").write_text(    # each link is judged by its own tag
-        '<link rel="next" href="https://example.org/next.html">'        # navigation: fine
+    (tmp_path / "book" / "page.html").write_text(  # each link is judged by its own tag
+        '<link rel="next" href="https://example.org/next.html">'  # navigation: fine
         '<link rel="stylesheet" href="../_static/ok.css">'
-        '<link rel="prev" href="https://example.org/prev.html">'        # navigation: fine
+        '<link rel="prev" href="https://example.org/prev.html">'  # navigation: fine
         '<script src="../_static/missing.js"></script>'
         '<link rel="stylesheet" href="https://cdn.example.org/theme.css">'
         '<iframe src="https://example.org/frame.html"></iframe>'
         '<link rel="preload" as="font" href="//fonts.example.org/a.woff2">'
-        '<img alt="" srcset="https://img.example.org/c.png 2x, ../_static/ok.css 1x">')
-    (tmp_path / "_static" / "theme.css").write_text('a { background: url("https://x.org/b.png") }')
+        '<img alt="" srcset="https://img.example.org/c.png 2x, ../_static/ok.css 1x">'
+    )
+    (tmp_path / "_static" / "theme.css").write_text(
+        'a { background: url("https://x.org/b.png") }'
+    )
     problems = "\n".join(cs.static_problems(tmp_path))
     for remote in ("theme.css", "frame.html", "a.woff2", "b.png", "c.png"):
         assert f"{remote}" in problems, remote
     assert "missing local script" in problems
-    assert "next.html" not in problems and "prev.html" not in problems and "ok.css" not in problems
+    assert (
+        "next.html" not in problems
+        and "prev.html" not in problems
+        and "ok.css" not in problems
+    )
 
 
 def test_check_site_reports_uncaught_javascript_errors():
     """Both of Chromium's console-line formats; other console messages are not errors."""
     cs = _check_site_module()
-    log = "\n".join([
-        '[1:1:1122/0.1:INFO:CONSOLE(63)] "Uncaught SyntaxError: Identifier \'A\' has already '
-        'been declared", source: http://127.0.0.1:8000/book/page.html (63)',
-        '[1:1:1122/0.2:INFO:CONSOLE:12] "Uncaught ReferenceError: x is not defined", '
-        'source: http://127.0.0.1:8000/_static/a.js (12)',
-        '[1:1:1122/0.3:INFO:CONSOLE:1] "[togglebutton]: Adding toggle buttons to 0 items", '
-        'source: http://127.0.0.1:8000/_static/togglebutton.js (1)',
-    ])
-    problems = [p for p in cs.page_problems("book/page.html", "", "", False, log)
-                if "JavaScript" in p]
+    log = "\n".join(
+        [
+            "[1:1:1122/0.1:INFO:CONSOLE(63)] \"Uncaught SyntaxError: Identifier 'A' has already "
+            'been declared", source: http://127.0.0.1:8000/book/page.html (63)',
+            '[1:1:1122/0.2:INFO:CONSOLE:12] "Uncaught ReferenceError: x is not defined", '
+            "source: http://127.0.0.1:8000/_static/a.js (12)",
+            '[1:1:1122/0.3:INFO:CONSOLE:1] "[togglebutton]: Adding toggle buttons to 0 items", '
+            "source: http://127.0.0.1:8000/_static/togglebutton.js (1)",
+        ]
+    )
+    problems = [
+        p
+        for p in cs.page_problems("book/page.html", "", "", False, log)
+        if "JavaScript" in p
+    ]
     assert len(problems) == 2
     assert "SyntaxError" in problems[0] and "page.html, line 63" in problems[0]
     assert "ReferenceError" in problems[1] and "a.js, line 12" in problems[1]
@@ -215,12 +287,27 @@ def test_check_site_reads_page_requests_from_the_net_log(tmp_path):
     origin = "http://127.0.0.1:8000"
     start = 7
     events = [
-        {"type": start, "params": {"initiator": origin, "url": origin + "/book/page.html"}},
-        {"type": start, "params": {"initiator": origin, "url": "https://cdn.example.org/m.js"}},
-        {"type": start, "params": {"initiator": "not an origin", "url": "http://update.example"}},
+        {
+            "type": start,
+            "params": {"initiator": origin, "url": origin + "/book/page.html"},
+        },
+        {
+            "type": start,
+            "params": {"initiator": origin, "url": "https://cdn.example.org/m.js"},
+        },
+        {
+            "type": start,
+            "params": {"initiator": "not an origin", "url": "http://update.example"},
+        },
         {"type": 3, "params": {"url": "https://cdn.example.org/other.js"}},
     ]
     log = tmp_path / "netlog.json"
-    log.write_text(json.dumps({"constants": {"logEventTypes": {"URL_REQUEST_START_JOB": start}},
-                               "events": events}))
+    log.write_text(
+        json.dumps(
+            {
+                "constants": {"logEventTypes": {"URL_REQUEST_START_JOB": start}},
+                "events": events,
+            }
+        )
+    )
     assert cs.remote_requests(log, origin) == ["https://cdn.example.org/m.js"]

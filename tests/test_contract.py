@@ -32,7 +32,9 @@ def _data(kind, seed, n=40, d=3):
     if kind == "binary":
         y = (X[:, 0] + 0.8 * rng.standard_normal(n) > 0).astype(int)
     elif kind == "multiclass":
-        y = np.argmax(X @ rng.standard_normal((d, 3)) + 0.5 * rng.standard_normal((n, 3)), axis=1)
+        y = np.argmax(
+            X @ rng.standard_normal((d, 3)) + 0.5 * rng.standard_normal((n, 3)), axis=1
+        )
     elif kind == "regression":
         y = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(n)
     else:
@@ -64,17 +66,26 @@ PARAMS = {
     "PLSRegression": [{"n_components": 1}, {"n_components": 2}],
     "CCA": [{"n_components": 1}],
     "KernelPCA": [{"n_components": 2}, {"n_components": 2, "kernel": "linear"}],
-    "RBFNetwork": [{"random_state": 0}, {"random_state": 0, "train": "gradient", "max_iter": 30},
-                   {"random_state": 0, "train": "alternating", "max_iter": 5}],
+    "RBFNetwork": [
+        {"random_state": 0},
+        {"random_state": 0, "train": "gradient", "max_iter": 30},
+        {"random_state": 0, "train": "alternating", "max_iter": 5},
+    ],
     "KernelRidge": [{}, {"kernel": "laplacian", "gamma": 0.5}],
     "NormalizedRBFClassifier": [{"n_components": 3, "random_state": 0}],
     # max_iter=10: check_estimator fits the softmax RVM on 300 points dozens of times; ten
     # sequential steps already classify its blobs (accuracy 0.93 > the check's 0.83)
-    "RVMClassifier": [{"gamma": 0.5, "max_iter": 10},
-                      {"gamma": 0.5, "method": "em", "max_iter": 200}],
+    "RVMClassifier": [
+        {"gamma": 0.5, "max_iter": 10},
+        {"gamma": 0.5, "method": "em", "max_iter": 200},
+    ],
 }
-KIND = {"GaussianGenerativeClassifier": "multiclass", "SoftmaxRegression": "multiclass",
-        "FeatureSelector": "binary", "CCA": "regression"}
+KIND = {
+    "GaussianGenerativeClassifier": "multiclass",
+    "SoftmaxRegression": "multiclass",
+    "FeatureSelector": "binary",
+    "CCA": "regression",
+}
 
 
 def _kind(name, cls):
@@ -82,12 +93,19 @@ def _kind(name, cls):
         return KIND[name]
     if hasattr(cls, "predict_proba"):
         return "binary"
-    return "none" if hasattr(cls, "transform") and not hasattr(cls, "predict") else "regression"
+    return (
+        "none"
+        if hasattr(cls, "transform") and not hasattr(cls, "predict")
+        else "regression"
+    )
 
 
 ESTIMATORS = all_estimators()
-CASES = [(cls(**params), _kind(name, cls))
-         for name, cls in ESTIMATORS for params in PARAMS.get(name, [{}])]
+CASES = [
+    (cls(**params), _kind(name, cls))
+    for name, cls in ESTIMATORS
+    for params in PARAMS.get(name, [{}])
+]
 IDS = [repr(est) for est, _ in CASES]
 OUTPUTS = ("predict", "predict_proba", "transform")
 
@@ -99,12 +117,17 @@ def _fit(est, kind, seed):
 
 def _outputs(est, X):
     """Every prediction the estimator offers, on X."""
-    return {name: np.asarray(getattr(est, name)(X)) for name in OUTPUTS if hasattr(est, name)}
+    return {
+        name: np.asarray(getattr(est, name)(X))
+        for name in OUTPUTS
+        if hasattr(est, name)
+    }
 
 
 def _same_params(a: dict, b: dict) -> bool:
     return a.keys() == b.keys() and all(
-        a[k] is b[k] or (not isinstance(a[k], np.ndarray) and a[k] == b[k]) for k in a)
+        a[k] is b[k] or (not isinstance(a[k], np.ndarray) and a[k] == b[k]) for k in a
+    )
 
 
 @pytest.mark.filterwarnings("ignore::Warning")
@@ -139,7 +162,9 @@ class TestContract:
         assert set(vars(refit)) == set(vars(fresh))
         expected = _outputs(fresh, X_new)
         for name, value in _outputs(refit, X_new).items():
-            np.testing.assert_allclose(value, expected[name], rtol=1e-9, atol=1e-12, err_msg=name)
+            np.testing.assert_allclose(
+                value, expected[name], rtol=1e-9, atol=1e-12, err_msg=name
+            )
 
     def test_nan_input_names_X(self, est, kind):
         X, y = _data(kind, seed=0)
@@ -158,12 +183,13 @@ class TestContract:
                 with pytest.raises(ValueError, match="X|feature"):
                     getattr(fitted, name)(X[:, :-1])
 
-
     def test_one_dimensional_X_is_named(self, est, kind):
         """A 1-D X, in fit and in every prediction method: the message names X and the shape
         wanted (scikit-learn's own says only "Expected 2D array")."""
         X, y = _data(kind, seed=0)
-        with pytest.raises(ValueError, match=r"X must be a 2-D array of shape \(n_samples"):
+        with pytest.raises(
+            ValueError, match=r"X must be a 2-D array of shape \(n_samples"
+        ):
             clone(est).fit(X[:, 0]) if y is None else clone(est).fit(X[:, 0], y)
         fitted = _fit(clone(est), kind, seed=0)
         for name in OUTPUTS:
@@ -182,9 +208,13 @@ def _numeric_hyperparameters():
 
 
 @pytest.mark.filterwarnings("ignore::Warning")
-@pytest.mark.parametrize("est, kind, name",
-                         [pytest.param(e, k, n, id=f"{type(e).__name__}.{n}")
-                          for e, k, n in _numeric_hyperparameters()])
+@pytest.mark.parametrize(
+    "est, kind, name",
+    [
+        pytest.param(e, k, n, id=f"{type(e).__name__}.{n}")
+        for e, k, n in _numeric_hyperparameters()
+    ],
+)
 @pytest.mark.parametrize("bad", [np.nan, -1.0, "abc"])
 def test_bad_hyperparameter_is_named(est, kind, name, bad):
     """NaN, a negative number or a string for any numeric hyperparameter (including the seed)
@@ -196,10 +226,14 @@ def test_bad_hyperparameter_is_named(est, kind, name, bad):
 
 
 @pytest.mark.filterwarnings("ignore::Warning")
-@pytest.mark.parametrize("est, kind, failure", [
-    pytest.param(est, kind, failure, id=f"{name}-{failure}")
-    for (est, kind), name in zip(CASES, IDS)
-    for failure in (("nan", "length") if kind != "none" else ("nan",))])
+@pytest.mark.parametrize(
+    "est, kind, failure",
+    [
+        pytest.param(est, kind, failure, id=f"{name}-{failure}")
+        for (est, kind), name in zip(CASES, IDS)
+        for failure in (("nan", "length") if kind != "none" else ("nan",))
+    ],
+)
 def test_failed_refit_leaves_the_estimator_unfitted(est, kind, failure):
     """A refit that raises (NaN in X, or y one shorter than X) must not leave the previous fit
     behind, looking current, nor part of a new one."""
@@ -229,22 +263,45 @@ def test_discovery_finds_every_estimator_class_in_the_package():
     defined = set()
     for dotted in public_modules(include_private=True):
         for name, obj in vars(import_module(dotted)).items():
-            if (inspect.isclass(obj) and issubclass(obj, BaseEstimator) and obj is not BaseEstimator
-                    and not name.startswith("_") and obj.__module__ == dotted):
+            if (
+                inspect.isclass(obj)
+                and issubclass(obj, BaseEstimator)
+                and obj is not BaseEstimator
+                and not name.startswith("_")
+                and obj.__module__ == dotted
+            ):
                 defined.add(obj)
     assert defined, "no estimator class found: the walk over the package is broken"
     missing = sorted(f"{cls.__module__}.{cls.__name__}" for cls in defined - found)
-    assert not missing, f"estimators no public module exports (add them to an __all__): {missing}"
+    assert not missing, (
+        f"estimators no public module exports (add them to an __all__): {missing}"
+    )
 
 
 def test_every_chapter_estimator_is_covered():
     names = {name for name, _ in ESTIMATORS}
-    assert names >= {"GaussianGenerativeClassifier", "LogisticRegression", "ProbitRegression",
-                     "SoftmaxRegression", "BayesianLogisticRegression", "GaussianProcessRegressor",
-                     "GaussianProcessClassifier", "KalmanGPRegressor", "PCA", "RVMRegressor",
-                     "PPCA", "SupervisedPCA", "PLSRegression", "CCA", "KernelPCA",
-                     "RBFNetwork", "KernelRidge", "NadarayaWatson", "NormalizedRBFClassifier",
-                     "RVMClassifier"}
+    assert names >= {
+        "GaussianGenerativeClassifier",
+        "LogisticRegression",
+        "ProbitRegression",
+        "SoftmaxRegression",
+        "BayesianLogisticRegression",
+        "GaussianProcessRegressor",
+        "GaussianProcessClassifier",
+        "KalmanGPRegressor",
+        "PCA",
+        "RVMRegressor",
+        "PPCA",
+        "SupervisedPCA",
+        "PLSRegression",
+        "CCA",
+        "KernelPCA",
+        "RBFNetwork",
+        "KernelRidge",
+        "NadarayaWatson",
+        "NormalizedRBFClassifier",
+        "RVMClassifier",
+    }
     stale = (set(PARAMS) | set(KIND)) - names
     assert not stale, f"PARAMS or KIND name no public estimator: {sorted(stale)}"
     covered = {type(est).__name__ for est, _ in CASES}

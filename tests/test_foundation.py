@@ -12,13 +12,20 @@ from mlcourse import checks, datasets, laplace, plotting
 from mlcourse import special as sp
 from mlcourse.base import BaseEstimator, ClassifierMixin
 from mlcourse.exceptions import NotFittedError
-from mlcourse.utils.validation import check_array, check_random_state, check_scalar, encode_labels
+from mlcourse.utils.validation import (
+    check_array,
+    check_random_state,
+    check_scalar,
+    encode_labels,
+)
 
 # --- validation and the estimator base ---------------------------------------------------------
 
 
 def test_check_array_messages():
-    with pytest.raises(ValueError, match=r"X must be a 2-D array.*shape \(3,\).*reshape"):
+    with pytest.raises(
+        ValueError, match=r"X must be a 2-D array.*shape \(3,\).*reshape"
+    ):
         check_array([1, 2, 3])
     with pytest.raises(ValueError, match="X contains NaN"):
         check_array([[1.0, np.nan]])
@@ -81,9 +88,9 @@ def test_estimator_contract():
     assert repr(est) == "Toy(alpha=2.0)"
     with pytest.raises(NotFittedError, match="Toy instance is not fitted yet"):
         est.predict([[0.0]])
-    with pytest.raises(ValueError):        # NotFittedError is a ValueError ...
+    with pytest.raises(ValueError):  # NotFittedError is a ValueError ...
         est.predict_proba([[0.0]])
-    with pytest.raises(AttributeError):    # ... and an AttributeError, as in scikit-learn
+    with pytest.raises(AttributeError):  # ... and an AttributeError, as in scikit-learn
         est.predict_proba([[0.0]])
     assert est.fit([[0.0], [1.0]], ["a", "b"]) is est
     assert est.predict([[0.0]]).tolist() == ["b"]
@@ -107,7 +114,9 @@ def test_stable_functions_do_not_overflow():
     A = np.array([[1000.0, 1001.0, 999.0], [0.0, 0.0, 0.0]])
     np.testing.assert_allclose(sp.softmax(A).sum(axis=1), 1.0)
     np.testing.assert_allclose(np.exp(sp.log_softmax(A)), sp.softmax(A), rtol=1e-12)
-    np.testing.assert_allclose(sp.probit([0.0, 1.0]), stats.norm.cdf([0.0, 1.0]), rtol=1e-14)
+    np.testing.assert_allclose(
+        sp.probit([0.0, 1.0]), stats.norm.cdf([0.0, 1.0]), rtol=1e-14
+    )
     assert np.isfinite(sp.log_probit(-40.0))
 
 
@@ -119,11 +128,15 @@ def exact_logistic_gaussian(mu, var):
     return integrate.quad(f, mu - 12 * np.sqrt(var), mu + 12 * np.sqrt(var))[0]
 
 
-@pytest.mark.parametrize("mu, var", [(0.0, 1.0), (1.0, 0.5), (-2.0, 4.0), (3.0, 10.0), (0.5, 0.0)])
+@pytest.mark.parametrize(
+    "mu, var", [(0.0, 1.0), (1.0, 0.5), (-2.0, 4.0), (3.0, 10.0), (0.5, 0.0)]
+)
 def test_probit_approximation_close_to_quadrature(mu, var):
     approx = laplace.probit_approximation(mu, var)
     exact = special.expit(mu) if var == 0 else exact_logistic_gaussian(mu, var)
-    assert abs(approx - exact) < 0.02   # the approximation's known accuracy (Bishop Fig. 4.9)
+    assert (
+        abs(approx - exact) < 0.02
+    )  # the approximation's known accuracy (Bishop Fig. 4.9)
 
 
 def test_probit_approximation_broadcasts_and_validates():
@@ -154,10 +167,19 @@ def test_check_helpers(capsys):
         checks.check(False, "e")
 
 
-@pytest.mark.parametrize("bound, digits, expected", [
-    (3.2e-7, 1, 4e-7), (3e-10, 1, 3e-10), (3e-10 * (1 + 1e-12), 1, 3e-10), (0.95, 1, 1.0),
-    (1.234e-5, 2, 1.3e-5), (7.0, 1, 7.0), (7.01, 1, 8.0), (123.0, 2, 130.0),
-])
+@pytest.mark.parametrize(
+    "bound, digits, expected",
+    [
+        (3.2e-7, 1, 4e-7),
+        (3e-10, 1, 3e-10),
+        (3e-10 * (1 + 1e-12), 1, 3e-10),
+        (0.95, 1, 1.0),
+        (1.234e-5, 2, 1.3e-5),
+        (7.0, 1, 7.0),
+        (7.01, 1, 8.0),
+        (123.0, 2, 130.0),
+    ],
+)
 def test_round_up(bound, digits, expected):
     assert checks.round_up(bound, digits) == pytest.approx(expected, rel=1e-12)
 
@@ -186,6 +208,7 @@ def test_central_differences_and_their_error_bounds():
     truncation's own size (the bound is not vacuous); the step-4h estimate of the truncation
     for z³ (third derivative 6, error h² exactly, up to rounding) is h²."""
     from mlcourse.utils.numdiff import central_differences
+
     EPS = checks.EPS
     x, h = np.array([0.3, 1.2, 2.5]), 1e-3
     fd = central_differences(lambda z: np.sin(z).sum(), x, h)
@@ -193,10 +216,14 @@ def test_central_differences_and_their_error_bounds():
     err = np.abs(fd - np.cos(x))
     assert np.all(err <= bound) and np.all(bound <= 2 * h**2 / 6)
     assert np.all(err > 0.5 * h**2 / 6 * np.abs(np.cos(x)))
-    fd_h, fd_4h = (central_differences(lambda z: (z**3).sum(), x, s) for s in (h, 4 * h))
+    fd_h, fd_4h = (
+        central_differences(lambda z: (z**3).sum(), x, s) for s in (h, 4 * h)
+    )
     np.testing.assert_allclose(checks.fd_truncation(fd_h, fd_4h, 4), h**2, rtol=1e-6)
     # a vector function: row i is the derivative in z_i (the transposed Jacobian)
-    J = central_differences(lambda z: np.array([z[0] * z[1], z[1] ** 2]), np.array([2.0, 3.0]), h)
+    J = central_differences(
+        lambda z: np.array([z[0] * z[1], z[1] ** 2]), np.array([2.0, 3.0]), h
+    )
     np.testing.assert_allclose(J, [[3.0, 0.0], [2.0, 6.0]], atol=1e-9)
 
 
@@ -218,6 +245,7 @@ def test_nll_and_gradient_rounding_bound_the_rounding(rng):
 
 def test_newton_gradient_and_optimum_gap_bound_a_fitted_logistic_regression():
     from mlcourse.linear import LogisticRegression, design_matrix, logistic_objective
+
     X, y = datasets.gaussian_classes(60, [[0, 0], [1, 1]], np.eye(2), random_state=1)
     model = LogisticRegression(alpha=1.0).fit(X, y)
     Phi, w = design_matrix(X), np.r_[model.intercept_, model.coef_[0]]
@@ -233,7 +261,9 @@ def test_newton_gradient_and_optimum_gap_bound_a_fitted_logistic_regression():
     g_off = logistic_objective(w_off, Phi, y, precision=A, hessian=False)[1]
     gap = checks.optimum_gap(H, np.linalg.norm(g_off), g_bound)
     assert abs(gap - 1e-3) <= 1e-5 + 2 * g_bound / lam[0]
-    assert checks.optimum_gap(np.diag([0.0, 2.0]), 1.0, n_null=1) == 0.5   # null one skipped
+    assert (
+        checks.optimum_gap(np.diag([0.0, 2.0]), 1.0, n_null=1) == 0.5
+    )  # null one skipped
     assert checks.gradient_at_stop(4, 100, 1e-12) == pytest.approx(2e-10, rel=1e-12)
 
 
@@ -241,6 +271,7 @@ def test_lbfgsb_tolerances_bound_scipys_stop():
     """Maximise a smooth concave f with SciPy's L-BFGS-B defaults: the gradient left and the
     distance from the known maximum are within the bounds."""
     from scipy import optimize
+
     B = np.array([[3.0, 1.0], [1.0, 0.5]])
     top = np.array([0.7, -1.3])
 
@@ -252,49 +283,71 @@ def test_lbfgsb_tolerances_bound_scipys_stop():
         d = v - top
         return -B @ d - 0.4 * d**3
 
-    res = optimize.minimize(lambda v: -f(v), np.zeros(2), jac=lambda v: -grad(v),
-                            method="L-BFGS-B")
+    res = optimize.minimize(
+        lambda v: -f(v), np.zeros(2), jac=lambda v: -grad(v), method="L-BFGS-B"
+    )
     g_tol, theta_tol = checks.lbfgsb_tolerances(grad, res.x, f(res.x), parameters=True)
     assert np.all(np.abs(grad(res.x)) <= g_tol)
     assert np.all(np.abs(res.x - top) <= theta_tol)
-    np.testing.assert_array_equal(checks.lbfgsb_tolerances(grad, res.x, f(res.x)), g_tol)
+    np.testing.assert_array_equal(
+        checks.lbfgsb_tolerances(grad, res.x, f(res.x)), g_tol
+    )
     assert checks.lbfgsb_gain(-3.0) == 10 * checks.LBFGSB_FTOL * 3.0
 
 
 def test_gaussian_classes(rng):
-    X, y = datasets.gaussian_classes([300, 200], [[0, 0], [3, 1]], [[1, 0.5], [0.5, 2]], random_state=0)
+    X, y = datasets.gaussian_classes(
+        [300, 200], [[0, 0], [3, 1]], [[1, 0.5], [0.5, 2]], random_state=0
+    )
     assert X.shape == (500, 2) and np.bincount(y).tolist() == [300, 200]
     np.testing.assert_allclose(X[y == 1].mean(0), [3, 1], atol=0.3)
-    X2, _ = datasets.gaussian_classes([300, 200], [[0, 0], [3, 1]], [[1, 0.5], [0.5, 2]], random_state=0)
+    X2, _ = datasets.gaussian_classes(
+        [300, 200], [[0, 0], [3, 1]], [[1, 0.5], [0.5, 2]], random_state=0
+    )
     np.testing.assert_array_equal(X, X2)
     with pytest.raises(ValueError, match="cov must have shape"):
         datasets.gaussian_classes(5, [[0, 0]], np.eye(3))
     with pytest.raises(ValueError, match="positive definite"):
         datasets.gaussian_classes(5, [[0, 0]], [[1, 2], [2, 1]])
-    X3, y3 = datasets.gaussian_classes(np.int64(4), [[0, 0], [3, 1]], np.eye(2), random_state=0)
+    X3, y3 = datasets.gaussian_classes(
+        np.int64(4), [[0, 0], [3, 1]], np.eye(2), random_state=0
+    )
     assert X3.shape == (8, 2) and np.bincount(y3).tolist() == [4, 4]
-    assert np.bincount(datasets.gaussian_classes(np.array([2, 3]), [[0], [1]], [[1.0]])[1]).tolist() \
-        == [2, 3]
+    assert np.bincount(
+        datasets.gaussian_classes(np.array([2, 3]), [[0], [1]], [[1.0]])[1]
+    ).tolist() == [2, 3]
 
 
-@pytest.mark.parametrize("n_per_class, match", [
-    (2.5, "n_per_class must be an integer; got 2.5"),
-    (np.nan, "n_per_class must be an integer; got nan"),
-    (0, "n_per_class must be >= 1; got 0"),
-    ([3, -1], "n_per_class must be >= 1; got -1"),
-    ([3, 2.0], "n_per_class must be an integer; got 2.0"),
-    ([3, 3, 3], r"n_per_class must be one int or a sequence of 2 ints.*got \[3, 3, 3\]"),
-    (np.ones((2, 1), dtype=int), "n_per_class must be one int or a sequence of 2 ints"),
-    ([[1, 2], 3], "n_per_class must be an integer; got \\[1, 2\\]"),
-    ("10", "n_per_class must be an integer; got '10'"),
-])
+@pytest.mark.parametrize(
+    "n_per_class, match",
+    [
+        (2.5, "n_per_class must be an integer; got 2.5"),
+        (np.nan, "n_per_class must be an integer; got nan"),
+        (0, "n_per_class must be >= 1; got 0"),
+        ([3, -1], "n_per_class must be >= 1; got -1"),
+        ([3, 2.0], "n_per_class must be an integer; got 2.0"),
+        (
+            [3, 3, 3],
+            r"n_per_class must be one int or a sequence of 2 ints.*got \[3, 3, 3\]",
+        ),
+        (
+            np.ones((2, 1), dtype=int),
+            "n_per_class must be one int or a sequence of 2 ints",
+        ),
+        ([[1, 2], 3], "n_per_class must be an integer; got \\[1, 2\\]"),
+        ("10", "n_per_class must be an integer; got '10'"),
+    ],
+)
 def test_gaussian_classes_rejects_bad_n_per_class(n_per_class, match):
     with pytest.raises(ValueError, match=match):
-        datasets.gaussian_classes(n_per_class, [[0, 0], [3, 1]], np.eye(2), random_state=0)
+        datasets.gaussian_classes(
+            n_per_class, [[0, 0], [3, 1]], np.eye(2), random_state=0
+        )
 
 
 def test_plots_draw():
     import matplotlib.pyplot as plt
+
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 50)
     s = rng.normal(size=50) + y
@@ -302,11 +355,14 @@ def test_plots_draw():
     assert len(axes[0].lines) >= 2
     X = rng.normal(size=(50, 2))
     ax = plotting.plot_probability_2d(lambda P: special.expit(P[:, 0]), X, y, n=20)
-    assert len(ax.figure.axes) == 2                          # the axes and its colour bar
-    ax.cla()                                                 # a slider's redraw, same axes
-    plotting.plot_probability_2d(lambda P: special.expit(P[:, 1]), X, y, ax=ax, n=20,
-                                 colorbar=False)
-    assert len(ax.figure.axes) == 2 and len(ax.collections) == 5   # 3 contour sets, 2 scatters
+    assert len(ax.figure.axes) == 2  # the axes and its colour bar
+    ax.cla()  # a slider's redraw, same axes
+    plotting.plot_probability_2d(
+        lambda P: special.expit(P[:, 1]), X, y, ax=ax, n=20, colorbar=False
+    )
+    assert (
+        len(ax.figure.axes) == 2 and len(ax.collections) == 5
+    )  # 3 contour sets, 2 scatters
     with pytest.raises(ValueError, match="2 columns"):
         plotting.grid_2d(np.zeros((5, 3)))
     plt.close("all")
@@ -314,6 +370,7 @@ def test_plots_draw():
 
 def test_widgets_build_sliders():
     from mlcourse import widgets
+
     s = widgets.slider(0.5, 0.0, 1.0)
     assert (s.min, s.max, s.value) == (0.0, 1.0, 0.5)
     ls = widgets.log_slider(1.0, 1e-3, 1e3)
@@ -322,13 +379,15 @@ def test_widgets_build_sliders():
 
 def test_interact_lists_its_widget_and_a_move_redraws():
     from mlcourse import widgets
+
     calls = []
 
     def draw(x):
         calls.append(x)
+
     live = widgets.interact(draw, x=widgets.slider(0.5, 0.0, 1.0))
     assert widgets.made()[-1] is live.widget and calls == [0.5]
-    live.widget.kwargs_widgets[0].value = 0.25          # what moving the slider does
+    live.widget.kwargs_widgets[0].value = 0.25  # what moving the slider does
     assert calls == [0.5, 0.25]
 
 
@@ -339,6 +398,7 @@ def test_interact_figure_updates_one_figure_and_shows_it(monkeypatch):
     import matplotlib.pyplot as plt
 
     from mlcourse import widgets
+
     shown, calls = [], []
     monkeypatch.setattr(IPython.display, "display", shown.append)
     fig, ax = plt.subplots()
@@ -347,10 +407,13 @@ def test_interact_figure_updates_one_figure_and_shows_it(monkeypatch):
     def update(x, y):
         calls.append((x, y))
         line.set_ydata([x, y])
+
     live = widgets.interact_figure(fig, update, x=widgets.slider(0.5, 0.0, 1.0), y=0.25)
-    assert widgets.made()[-1] is live.widget and calls == [(0.5, 0.25)] and len(shown) == 1
+    assert (
+        widgets.made()[-1] is live.widget and calls == [(0.5, 0.25)] and len(shown) == 1
+    )
     assert fig.number not in plt.get_fignums()
-    live.widget.kwargs_widgets[0].value = 0.75          # what moving the slider does
+    live.widget.kwargs_widgets[0].value = 0.75  # what moving the slider does
     assert calls[-1] == (0.75, 0.25) and len(shown) == 2
     assert list(line.get_ydata()) == [0.75, 0.25]
 
@@ -369,15 +432,19 @@ def test_interact_freezes_the_objects_alive_so_a_full_collection_skips_them():
     try:
         gc.unfreeze()
         alive, garbage = Node(), Node()
-        alive.me, garbage.me = alive, garbage            # both in reference cycles
+        alive.me, garbage.me = alive, garbage  # both in reference cycles
         dead = weakref.ref(garbage)
         del garbage
         widgets.interact(lambda x: None, x=widgets.slider(0.5, 0.0, 1.0))
         frozen = gc.get_freeze_count()
-        assert frozen > 0 and dead() is None             # the garbage collected, not frozen
-        assert not any(o is alive for o in gc.get_objects())     # frozen: no longer scanned
+        assert frozen > 0 and dead() is None  # the garbage collected, not frozen
+        assert not any(
+            o is alive for o in gc.get_objects()
+        )  # frozen: no longer scanned
         made_after = Node()
-        assert gc.get_freeze_count() == frozen and any(o is made_after for o in gc.get_objects())
+        assert gc.get_freeze_count() == frozen and any(
+            o is made_after for o in gc.get_objects()
+        )
     finally:
         gc.unfreeze()
 
@@ -390,6 +457,7 @@ def test_show_displays_one_png_per_call_of_the_figure_as_drawn(monkeypatch):
     from PIL import Image
 
     from mlcourse import widgets
+
     shown = []
     monkeypatch.setattr(IPython.display, "display", shown.append)
     fig, ax = plt.subplots(figsize=(3, 2), dpi=50)
@@ -400,7 +468,7 @@ def test_show_displays_one_png_per_call_of_the_figure_as_drawn(monkeypatch):
     widgets.show(fig)
     images = [Image.open(io.BytesIO(d.data)) for d in shown]
     assert [i.format for i in images] == ["PNG", "PNG"] and images[0].size == (150, 100)
-    assert images[0].tobytes() != images[1].tobytes()        # the second shows the new data
+    assert images[0].tobytes() != images[1].tobytes()  # the second shows the new data
 
 
 # --- the test session's thread pools -----------------------------------------------------------
@@ -410,9 +478,10 @@ def test_every_blas_and_openmp_pool_runs_one_thread():
     """tests/conftest.py caps every thread pool at one thread. threadpoolctl caps only libraries
     already loaded; SciPy's own OpenBLAS, loaded after the cap, ran two spinning threads beside
     the other test worker and made the RVM's loops 100 times slower."""
+    import sklearn.linear_model  # noqa: F401
     from threadpoolctl import threadpool_info
 
     import mlcourse.rvm  # noqa: F401  (everything the package loads)
-    import sklearn.linear_model  # noqa: F401
+
     pools = {d["filepath"]: d["num_threads"] for d in threadpool_info()}
     assert pools and all(n == 1 for n in pools.values()), pools

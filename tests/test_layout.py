@@ -20,83 +20,159 @@ PACKAGE = ROOT / "mlcourse"
 # (issue 13), old shims included: none may break silently. A path is "module:name" (from module
 # import name) or "module" (import module).
 PUBLIC_PATHS = [
-    "mlcourse.base:BaseEstimator", "mlcourse.base:ClassifierMixin",
-    "mlcourse.checks:check", "mlcourse.checks:check_close", "mlcourse.checks:check_equal",
-    "mlcourse.checks:EPS", "mlcourse.checks:round_up", "mlcourse.checks:relative_rounding",
-    "mlcourse.checks:fd_error", "mlcourse.checks:fd_truncation", "mlcourse.checks:nll_rounding",
-    "mlcourse.checks:gradient_rounding", "mlcourse.checks:newton_gradient",
-    "mlcourse.checks:gradient_at_stop", "mlcourse.checks:optimum_gap",
-    "mlcourse.checks:LBFGSB_FTOL", "mlcourse.checks:LBFGSB_GTOL", "mlcourse.checks:lbfgsb_gain",
+    "mlcourse.base:BaseEstimator",
+    "mlcourse.base:ClassifierMixin",
+    "mlcourse.checks:check",
+    "mlcourse.checks:check_close",
+    "mlcourse.checks:check_equal",
+    "mlcourse.checks:EPS",
+    "mlcourse.checks:round_up",
+    "mlcourse.checks:relative_rounding",
+    "mlcourse.checks:fd_error",
+    "mlcourse.checks:fd_truncation",
+    "mlcourse.checks:nll_rounding",
+    "mlcourse.checks:gradient_rounding",
+    "mlcourse.checks:newton_gradient",
+    "mlcourse.checks:gradient_at_stop",
+    "mlcourse.checks:optimum_gap",
+    "mlcourse.checks:LBFGSB_FTOL",
+    "mlcourse.checks:LBFGSB_GTOL",
+    "mlcourse.checks:lbfgsb_gain",
     "mlcourse.checks:lbfgsb_tolerances",
-    "mlcourse.datasets:gaussian_classes", "mlcourse.datasets:sinc", "mlcourse.datasets:sinc_data",
+    "mlcourse.datasets:gaussian_classes",
+    "mlcourse.datasets:sinc",
+    "mlcourse.datasets:sinc_data",
     "mlcourse.feature_selection:FeatureSelector",
     "mlcourse.feature_selection:HistogramClassifier",
     "mlcourse.feature_selection:backward_elimination",
     "mlcourse.feature_selection:conditional_mutual_information",
-    "mlcourse.feature_selection:discretize", "mlcourse.feature_selection:entropy",
-    "mlcourse.feature_selection:forward_selection", "mlcourse.feature_selection:kfold_splits",
+    "mlcourse.feature_selection:discretize",
+    "mlcourse.feature_selection:entropy",
+    "mlcourse.feature_selection:forward_selection",
+    "mlcourse.feature_selection:kfold_splits",
     "mlcourse.feature_selection:kuncheva_index",
     "mlcourse.feature_selection:mutual_information",
     "mlcourse.feature_selection:orthogonal_matching_pursuit",
     "mlcourse.feature_selection:select_features",
-    "mlcourse.gp:GaussianProcessClassifier", "mlcourse.gp:GaussianProcessRegressor",
+    "mlcourse.gp:GaussianProcessClassifier",
+    "mlcourse.gp:GaussianProcessRegressor",
     "mlcourse.gp:KalmanGPRegressor",
-    "mlcourse.gp_classification:GaussianProcessClassifier",          # shim
-    "mlcourse.gp_classification:laplace_mode",                       # shim
-    "mlcourse.gp_recursive:KalmanGPRegressor", "mlcourse.gp_recursive:affine_basis",  # shim
-    "mlcourse.kernels:BasisKernel", "mlcourse.kernels:SquaredExponential",
-    "mlcourse.kernels:linear_spline", "mlcourse.kernels:rbf", "mlcourse.kernels:sq_dist",
-    "mlcourse.laplace:BayesianLogisticRegression", "mlcourse.laplace:LaplaceResult",
-    "mlcourse.laplace:laplace_approximation", "mlcourse.laplace:probit_approximation",
-    "mlcourse.linear:ConvergenceWarning", "mlcourse.linear:GaussianGenerativeClassifier",
-    "mlcourse.linear:LogisticRegression", "mlcourse.linear:OptimizeResult",
-    "mlcourse.linear:ProbitRegression", "mlcourse.linear:SeparationWarning",
-    "mlcourse.linear:SoftmaxRegression", "mlcourse.linear:check_precision",
-    "mlcourse.linear:design_matrix", "mlcourse.linear:gradient_descent",
-    "mlcourse.linear:logistic_objective", "mlcourse.linear:logit_nll_terms",
-    "mlcourse.linear:newton_minimize", "mlcourse.linear:probit_nll_terms",
-    "mlcourse.linear:probit_objective", "mlcourse.linear:sgd",
-    "mlcourse.linear:softmax_objective", "mlcourse.linear:weighted_gram",
-    "mlcourse.metrics:RocTable", "mlcourse.metrics:UndefinedMetricWarning",
-    "mlcourse.metrics:accuracy", "mlcourse.metrics:classification_cost",
-    "mlcourse.metrics:confusion_matrix", "mlcourse.metrics:f_measure",
-    "mlcourse.metrics:min_cost_threshold", "mlcourse.metrics:precision",
-    "mlcourse.metrics:recall", "mlcourse.metrics:roc_auc", "mlcourse.metrics:roc_curve",
+    "mlcourse.gp_classification:GaussianProcessClassifier",  # shim
+    "mlcourse.gp_classification:laplace_mode",  # shim
+    "mlcourse.gp_recursive:KalmanGPRegressor",
+    "mlcourse.gp_recursive:affine_basis",  # shim
+    "mlcourse.kernels:BasisKernel",
+    "mlcourse.kernels:SquaredExponential",
+    "mlcourse.kernels:linear_spline",
+    "mlcourse.kernels:rbf",
+    "mlcourse.kernels:sq_dist",
+    "mlcourse.laplace:BayesianLogisticRegression",
+    "mlcourse.laplace:LaplaceResult",
+    "mlcourse.laplace:laplace_approximation",
+    "mlcourse.laplace:probit_approximation",
+    "mlcourse.linear:ConvergenceWarning",
+    "mlcourse.linear:GaussianGenerativeClassifier",
+    "mlcourse.linear:LogisticRegression",
+    "mlcourse.linear:OptimizeResult",
+    "mlcourse.linear:ProbitRegression",
+    "mlcourse.linear:SeparationWarning",
+    "mlcourse.linear:SoftmaxRegression",
+    "mlcourse.linear:check_precision",
+    "mlcourse.linear:design_matrix",
+    "mlcourse.linear:gradient_descent",
+    "mlcourse.linear:logistic_objective",
+    "mlcourse.linear:logit_nll_terms",
+    "mlcourse.linear:newton_minimize",
+    "mlcourse.linear:probit_nll_terms",
+    "mlcourse.linear:probit_objective",
+    "mlcourse.linear:sgd",
+    "mlcourse.linear:softmax_objective",
+    "mlcourse.linear:weighted_gram",
+    "mlcourse.metrics:RocTable",
+    "mlcourse.metrics:UndefinedMetricWarning",
+    "mlcourse.metrics:accuracy",
+    "mlcourse.metrics:classification_cost",
+    "mlcourse.metrics:confusion_matrix",
+    "mlcourse.metrics:f_measure",
+    "mlcourse.metrics:min_cost_threshold",
+    "mlcourse.metrics:precision",
+    "mlcourse.metrics:recall",
+    "mlcourse.metrics:roc_auc",
+    "mlcourse.metrics:roc_curve",
     "mlcourse.metrics:roc_table",
-    "mlcourse.pca:PCA", "mlcourse.pca:fisher_criterion", "mlcourse.pca:fisher_direction",
+    "mlcourse.pca:PCA",
+    "mlcourse.pca:fisher_criterion",
+    "mlcourse.pca:fisher_direction",
     "mlcourse.pca:profile_likelihood",
-    "mlcourse.decomposition:PCA", "mlcourse.decomposition:PPCA",
-    "mlcourse.decomposition:SupervisedPCA", "mlcourse.decomposition:PLSRegression",
-    "mlcourse.decomposition:CCA", "mlcourse.decomposition:KernelPCA",
-    "mlcourse.decomposition:ppca_max_log_likelihood", "mlcourse.decomposition:ppca_bic",
+    "mlcourse.decomposition:PCA",
+    "mlcourse.decomposition:PPCA",
+    "mlcourse.decomposition:SupervisedPCA",
+    "mlcourse.decomposition:PLSRegression",
+    "mlcourse.decomposition:CCA",
+    "mlcourse.decomposition:KernelPCA",
+    "mlcourse.decomposition:ppca_max_log_likelihood",
+    "mlcourse.decomposition:ppca_bic",
     "mlcourse.decomposition:ppca_evidence",
-    "mlcourse.plotting:grid_2d", "mlcourse.plotting:plot_band", "mlcourse.plotting:plot_confusion",
-    "mlcourse.plotting:image_mosaic", "mlcourse.plotting:plot_image_grid",
+    "mlcourse.plotting:grid_2d",
+    "mlcourse.plotting:plot_band",
+    "mlcourse.plotting:plot_confusion",
+    "mlcourse.plotting:image_mosaic",
+    "mlcourse.plotting:plot_image_grid",
     "mlcourse.plotting:plot_operating_point",
-    "mlcourse.plotting:plot_probability_2d", "mlcourse.plotting:plot_roc",
-    "mlcourse.rbf:KernelRidge", "mlcourse.rbf:NadarayaWatson",
-    "mlcourse.rbf:NormalizedRBFClassifier", "mlcourse.rbf:RBFNetwork",
-    "mlcourse.rbf:gaussian_mixture", "mlcourse.rbf:kmeans", "mlcourse.rbf:network_objective",
+    "mlcourse.plotting:plot_probability_2d",
+    "mlcourse.plotting:plot_roc",
+    "mlcourse.rbf:KernelRidge",
+    "mlcourse.rbf:NadarayaWatson",
+    "mlcourse.rbf:NormalizedRBFClassifier",
+    "mlcourse.rbf:RBFNetwork",
+    "mlcourse.rbf:gaussian_mixture",
+    "mlcourse.rbf:kmeans",
+    "mlcourse.rbf:network_objective",
     "mlcourse.rbf:ridge_weights",
-    "mlcourse.rvm:ALIGNMENT_GAIN", "mlcourse.rvm:ALIGNMENT_MAX", "mlcourse.rvm:ALIGNMENT_Z",
-    "mlcourse.rvm:BETA_UPDATE_START", "mlcourse.rvm:HOLD_STEP", "mlcourse.rvm:EvidenceFit",
-    "mlcourse.rvm:ConvergenceWarning", "mlcourse.rvm:RCOND_MIN",
-    "mlcourse.rvm:NOISE_FLOOR", "mlcourse.rvm:PRUNE_ALPHA", "mlcourse.rvm:Posterior",
-    "mlcourse.rvm:RVMRegressor", "mlcourse.rvm:SBLFit", "mlcourse.rvm:alpha_marginal",
-    "mlcourse.rvm:evidence_gradient", "mlcourse.rvm:fit_em", "mlcourse.rvm:fit_sequential",
-    "mlcourse.rvm:log_evidence", "mlcourse.rvm:log_evidence_direct",
-    "mlcourse.rvm:optimal_alpha", "mlcourse.rvm:posterior", "mlcourse.rvm:reestimate",
+    "mlcourse.rvm:ALIGNMENT_GAIN",
+    "mlcourse.rvm:ALIGNMENT_MAX",
+    "mlcourse.rvm:ALIGNMENT_Z",
+    "mlcourse.rvm:BETA_UPDATE_START",
+    "mlcourse.rvm:HOLD_STEP",
+    "mlcourse.rvm:EvidenceFit",
+    "mlcourse.rvm:ConvergenceWarning",
+    "mlcourse.rvm:RCOND_MIN",
+    "mlcourse.rvm:NOISE_FLOOR",
+    "mlcourse.rvm:PRUNE_ALPHA",
+    "mlcourse.rvm:Posterior",
+    "mlcourse.rvm:RVMRegressor",
+    "mlcourse.rvm:SBLFit",
+    "mlcourse.rvm:alpha_marginal",
+    "mlcourse.rvm:evidence_gradient",
+    "mlcourse.rvm:fit_em",
+    "mlcourse.rvm:fit_sequential",
+    "mlcourse.rvm:log_evidence",
+    "mlcourse.rvm:log_evidence_direct",
+    "mlcourse.rvm:optimal_alpha",
+    "mlcourse.rvm:posterior",
+    "mlcourse.rvm:reestimate",
     "mlcourse.rvm:sparsity_quality",
-    "mlcourse.rvm:RVMClassifier", "mlcourse.rvm:laplace_posterior", "mlcourse.rvm:working_problem",
-    "mlcourse.rvm:LaplacePosterior", "mlcourse.rvm:fit_em_classifier",
-    "mlcourse.rvm:fit_sequential_classifier", "mlcourse.rvm:ClassifierFit",
+    "mlcourse.rvm:RVMClassifier",
+    "mlcourse.rvm:laplace_posterior",
+    "mlcourse.rvm:working_problem",
+    "mlcourse.rvm:LaplacePosterior",
+    "mlcourse.rvm:fit_em_classifier",
+    "mlcourse.rvm:fit_sequential_classifier",
+    "mlcourse.rvm:ClassifierFit",
     "mlcourse.rvm:NEWTON_TOL",
-    "mlcourse.special:log_probit", "mlcourse.special:log_sigmoid", "mlcourse.special:log_softmax",
-    "mlcourse.special:logsumexp", "mlcourse.special:probit", "mlcourse.special:sigmoid",
+    "mlcourse.special:log_probit",
+    "mlcourse.special:log_sigmoid",
+    "mlcourse.special:log_softmax",
+    "mlcourse.special:logsumexp",
+    "mlcourse.special:probit",
+    "mlcourse.special:sigmoid",
     "mlcourse.special:softmax",
-    "mlcourse.widgets:interact", "mlcourse.widgets:interact_figure",
-    "mlcourse.widgets:log_slider", "mlcourse.widgets:made",
-    "mlcourse.widgets:show", "mlcourse.widgets:slider",
+    "mlcourse.widgets:interact",
+    "mlcourse.widgets:interact_figure",
+    "mlcourse.widgets:log_slider",
+    "mlcourse.widgets:made",
+    "mlcourse.widgets:show",
+    "mlcourse.widgets:slider",
 ]
 
 
@@ -115,47 +191,70 @@ def _notebook_imports():
             if cell["cell_type"] != "code":
                 continue
             source = "".join(cell["source"])
-            lines = [ln for ln in source.splitlines() if not ln.lstrip().startswith(("%", "!"))]
+            lines = [
+                ln
+                for ln in source.splitlines()
+                if not ln.lstrip().startswith(("%", "!"))
+            ]
             for node in ast.walk(ast.parse("\n".join(lines))):
-                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("mlcourse"):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                    "mlcourse"
+                ):
                     for alias in node.names:
                         yield nb_path.name, node.module, alias.name
 
 
 @pytest.mark.parametrize("notebook, module, name", sorted(set(_notebook_imports())))
 def test_every_name_a_chapter_imports_exists(notebook, module, name):
-    assert hasattr(import_module(module), name), f"{notebook}: from {module} import {name}"
+    assert hasattr(import_module(module), name), (
+        f"{notebook}: from {module} import {name}"
+    )
 
 
 def test_import_mlcourse_is_lazy():
     """``import mlcourse`` loads no submodule (and so not even NumPy); attribute access does."""
-    code = ("import sys, mlcourse; loaded = sorted(m for m in sys.modules if "
-            "m.startswith('mlcourse') or m == 'numpy'); print(loaded); "
-            "mlcourse.metrics.roc_auc; print('mlcourse.metrics' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    code = (
+        "import sys, mlcourse; loaded = sorted(m for m in sys.modules if "
+        "m.startswith('mlcourse') or m == 'numpy'); print(loaded); "
+        "mlcourse.metrics.roc_auc; print('mlcourse.metrics' in sys.modules)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
     assert out.stdout.split("\n")[:2] == ["['mlcourse']", "True"]
 
 
 def test_submodules_are_found_not_listed():
     found = set(dir(mlcourse))
     expected = {p.stem for p in PACKAGE.glob("*.py") if not p.stem.startswith("_")}
-    expected |= {p.parent.name for p in PACKAGE.glob("*/__init__.py")
-                 if not p.parent.name.startswith("_")}
+    expected |= {
+        p.parent.name
+        for p in PACKAGE.glob("*/__init__.py")
+        if not p.parent.name.startswith("_")
+    }
     assert expected <= found
     for name in expected:
         assert getattr(mlcourse, name) is import_module(f"mlcourse.{name}")
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        mlcourse.nope
+        _ = mlcourse.nope
 
 
-@pytest.mark.parametrize("package", [m for m in public_modules()
-                                     if (PACKAGE / m.split(".", 1)[-1].replace(".", "/")
-                                         / "__init__.py").exists() and m != "mlcourse"])
+@pytest.mark.parametrize(
+    "package",
+    [
+        m
+        for m in public_modules()
+        if (PACKAGE / m.split(".", 1)[-1].replace(".", "/") / "__init__.py").exists()
+        and m != "mlcourse"
+    ],
+)
 def test_subpackage_owns_its_all(package):
     mod = import_module(package)
     assert isinstance(mod.__all__, list)
     for name in mod.__all__:
-        assert hasattr(mod, name), f"{package}.__all__ names {name!r}, which it does not have"
+        assert hasattr(mod, name), (
+            f"{package}.__all__ names {name!r}, which it does not have"
+        )
 
 
 # --- the private boundary -------------------------------------------------------------------------
@@ -174,7 +273,7 @@ def _imports(source, dotted, is_package):
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
-                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
@@ -189,7 +288,11 @@ def _leaks(imports):
     """The imports of a private module or name (a part starting with one "_") that belongs to
     another subpackage or top-level module than the importer."""
     for importer, full in imports:
-        private = [p for p in full.split(".")[1:] if p.startswith("_") and not p.startswith("__")]
+        private = [
+            p
+            for p in full.split(".")[1:]
+            if p.startswith("_") and not p.startswith("__")
+        ]
         if full.startswith("mlcourse.") and private and _unit(full) != _unit(importer):
             yield importer, full
 
@@ -208,20 +311,25 @@ def test_no_private_name_is_imported_across_subpackages():
     imports = list(_package_imports())
     assert len(imports) > 100, "the import scan found too little: is it broken?"
     leaks = sorted(set(_leaks(imports)))
-    assert not leaks, "private names imported across subpackages: " + \
-        "; ".join(f"{a} imports {b}" for a, b in leaks)
+    assert not leaks, "private names imported across subpackages: " + "; ".join(
+        f"{a} imports {b}" for a, b in leaks
+    )
 
 
 def test_the_boundary_check_sees_a_leak():
     """The check above finds what it is meant to find, and only that."""
-    source = ("from ..linear._base import _Regression\n"       # another topic's private module
-              "from ..utils.objectives import _binary_objective\n"  # a core private name
-              "from ._fast import fit_sequential\n"             # its own private module: fine
-              "from .. import kernels\n"                        # public: fine
-              "from ..kernels import design_matrix\n"
-              "import numpy as np\n")
+    source = (
+        "from ..linear._base import _Regression\n"  # another topic's private module
+        "from ..utils.objectives import _binary_objective\n"  # a core private name
+        "from ._fast import fit_sequential\n"  # its own private module: fine
+        "from .. import kernels\n"  # public: fine
+        "from ..kernels import design_matrix\n"
+        "import numpy as np\n"
+    )
     imports = list(_imports(source, "mlcourse.rvm._regressor", False))
     assert ("mlcourse.rvm._regressor", "mlcourse.rvm._fast.fit_sequential") in imports
     assert ("mlcourse.rvm._regressor", "mlcourse.kernels") in imports
     assert sorted(full for _, full in _leaks(imports)) == [
-        "mlcourse.linear._base._Regression", "mlcourse.utils.objectives._binary_objective"]
+        "mlcourse.linear._base._Regression",
+        "mlcourse.utils.objectives._binary_objective",
+    ]

@@ -34,8 +34,10 @@ EXPECTED_FAILED = {}
 
 
 @pytest.mark.filterwarnings("ignore::Warning")
-@parametrize_with_checks(CHECKED, expected_failed_checks=lambda est: EXPECTED_FAILED.get(
-    type(est).__name__, {}))
+@parametrize_with_checks(
+    CHECKED,
+    expected_failed_checks=lambda est: EXPECTED_FAILED.get(type(est).__name__, {}),
+)
 def test_check_estimator(estimator, check):
     check(estimator)
 
@@ -52,16 +54,27 @@ def _xy(est, kind, seed=0):
 def _scorable(est):
     """`est`, or for a supervised transformer without ``score`` (a feature selector) `est`
     followed by scikit-learn's logistic regression, so that model selection can score it."""
-    return est if hasattr(est, "score") or not hasattr(est, "transform") else \
-        make_pipeline(est, SkLogisticRegression())
+    return (
+        est
+        if hasattr(est, "score") or not hasattr(est, "transform")
+        else make_pipeline(est, SkLogisticRegression())
+    )
 
 
 def _cv_score(est, X, y):
     # a transformer without inverse_transform (kernel PCA: no pre-image) is scored by its score
-    return cross_val_score(_scorable(est), X, y, cv=3) if y is not None or not hasattr(
-        est, "inverse_transform") else \
-        cross_val_score(est, X, cv=3, scoring=lambda e, X_, y_=None: float(
-            -np.mean((e.inverse_transform(e.transform(X_)) - X_) ** 2)))
+    return (
+        cross_val_score(_scorable(est), X, y, cv=3)
+        if y is not None or not hasattr(est, "inverse_transform")
+        else cross_val_score(
+            est,
+            X,
+            cv=3,
+            scoring=lambda e, X_, y_=None: float(
+                -np.mean((e.inverse_transform(e.transform(X_)) - X_) ** 2)
+            ),
+        )
+    )
 
 
 @pytest.mark.filterwarnings("ignore::Warning")
@@ -82,25 +95,52 @@ class TestModelSelection:
             if hasattr(alone, name):
                 # the same computation; the scaled inputs may differ in the last bit (the
                 # pipeline scales a copy), which the GP's solves amplify by their κ < 1e4
-                np.testing.assert_allclose(getattr(pipe, name)(X), getattr(alone, name)(Xs),
-                                           rtol=1e-10, atol=1e-12, err_msg=name)
+                np.testing.assert_allclose(
+                    getattr(pipe, name)(X),
+                    getattr(alone, name)(Xs),
+                    rtol=1e-10,
+                    atol=1e-12,
+                    err_msg=name,
+                )
 
     def test_grid_search(self, est, kind):
         """GridSearchCV over a hyperparameter of the estimator; refit on all data."""
         X, y = _xy(est, kind)
         params = est.get_params()
-        names = [n for n in ("gamma", "alpha", "prior_precision", "noise_variance",
-                             "n_components", "weight_variance", "optimize")
-                 if n in params and params[n] is not None]
-        grid = {}                              # no hyperparameter: one candidate, still scored
+        names = [
+            n
+            for n in (
+                "gamma",
+                "alpha",
+                "prior_precision",
+                "noise_variance",
+                "n_components",
+                "weight_variance",
+                "optimize",
+            )
+            if n in params and params[n] is not None
+        ]
+        grid = {}  # no hyperparameter: one candidate, still scored
         if names:
             name, value = names[0], params[names[0]]
-            grid = {name: [value, not value] if isinstance(value, bool) else
-                    [1, value] if name == "n_components" else [value, 2 * value]}
-        scoring = None if y is not None or not hasattr(est, "inverse_transform") else (
-            lambda e, X_, y_=None: float(-np.mean((e.inverse_transform(e.transform(X_)) - X_)**2)))
+            grid = {
+                name: [value, not value]
+                if isinstance(value, bool)
+                else [1, value]
+                if name == "n_components"
+                else [value, 2 * value]
+            }
+        scoring = (
+            None
+            if y is not None or not hasattr(est, "inverse_transform")
+            else (
+                lambda e, X_, y_=None: float(
+                    -np.mean((e.inverse_transform(e.transform(X_)) - X_) ** 2)
+                )
+            )
+        )
         model = clone(est) if y is None else _scorable(clone(est))
-        if hasattr(model, "steps"):                         # scored through a pipeline
+        if hasattr(model, "steps"):  # scored through a pipeline
             grid = {f"{model.steps[0][0]}__{n}": v for n, v in grid.items()}
         search = GridSearchCV(model, grid, cv=3, scoring=scoring).fit(X, y)
         for name, values in grid.items():
@@ -112,7 +152,9 @@ class TestModelSelection:
         assert copy is not est
         assert copy.get_params().keys() == est.get_params().keys()
         for key, value in est.get_params().items():
-            assert copy.get_params()[key] is value or copy.get_params()[key] == value, key
+            assert copy.get_params()[key] is value or copy.get_params()[key] == value, (
+                key
+            )
 
     def test_pickle_round_trips_predictions(self, est, kind):
         X, y = _xy(est, kind)
@@ -121,8 +163,11 @@ class TestModelSelection:
         X_new, _ = _xy(est, kind, seed=1)
         for name in OUTPUTS:
             if hasattr(fitted, name):
-                np.testing.assert_array_equal(getattr(back, name)(X_new),
-                                              getattr(fitted, name)(X_new), err_msg=name)
+                np.testing.assert_array_equal(
+                    getattr(back, name)(X_new),
+                    getattr(fitted, name)(X_new),
+                    err_msg=name,
+                )
 
 
 @pytest.mark.filterwarnings("ignore::Warning")
@@ -141,16 +186,22 @@ def test_grid_search_gp_classifier_kernel_beside_svc():
     kernels) or scikit-learn's SVC: both kinds of estimator are scored on the same folds."""
     X, y = _data("binary", 0, n=60)
     pipe = make_pipeline(StandardScaler(), SVC())
-    grid = [{"svc": [GaussianProcessClassifier(optimize=False)],
-             "svc__kernel": [SquaredExponential(0.5), SquaredExponential(2.0)]},
-            {"svc": [SVC()], "svc__C": [0.1, 1.0]}]
+    grid = [
+        {
+            "svc": [GaussianProcessClassifier(optimize=False)],
+            "svc__kernel": [SquaredExponential(0.5), SquaredExponential(2.0)],
+        },
+        {"svc": [SVC()], "svc__C": [0.1, 1.0]},
+    ]
     search = GridSearchCV(pipe, grid, cv=3).fit(X, y)
     kinds = {type(p["svc"]).__name__ for p in search.cv_results_["params"]}
     assert kinds == {"GaussianProcessClassifier", "SVC"}
     assert np.all(np.isfinite(search.cv_results_["mean_test_score"]))
 
 
-@pytest.mark.parametrize("name, cls", [(n, c) for n, c in ESTIMATORS if is_classifier(c())])
+@pytest.mark.parametrize(
+    "name, cls", [(n, c) for n, c in ESTIMATORS if is_classifier(c())]
+)
 def test_binary_only_classifiers_refuse_three_classes(name, cls):
     est = cls(**PARAMS.get(name, [{}])[0])
     X, y = _data("multiclass", 0)
@@ -158,8 +209,12 @@ def test_binary_only_classifiers_refuse_three_classes(name, cls):
         est.fit(X, y)
         assert len(est.classes_) == 3
     else:
-        assert name in {"LogisticRegression", "ProbitRegression", "BayesianLogisticRegression",
-                        "GaussianProcessClassifier"}
+        assert name in {
+            "LogisticRegression",
+            "ProbitRegression",
+            "BayesianLogisticRegression",
+            "GaussianProcessClassifier",
+        }
         with pytest.raises(ValueError, match="Only binary classification"):
             est.fit(X, y)
 

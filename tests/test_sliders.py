@@ -33,7 +33,7 @@ COUNT = "len(__import__('mlcourse.widgets', fromlist=['made']).made())"
 # its range (a fraction; another one if the control is there already), or with None back to its
 # value before the first move, and returns the seconds the move took to redraw, wall and CPU (the
 # observers run synchronously, inside the assignment), or None if there was nothing to move.
-MOVE = '''
+MOVE = """
 def _slider_test_move(i, j, where, _start={}):
     import time
     from mlcourse.widgets import made
@@ -60,7 +60,7 @@ def _slider_test_move(i, j, where, _start={}):
     s.value = value
     return (time.perf_counter() - t0, time.process_time() - c0, s.description or f"control {j}",
             str(value))
-'''
+"""
 MOVES = (0.75, 0.25, None)
 
 
@@ -73,35 +73,55 @@ def test_every_slider_redraws(path):
         n = int(kernel.run("pass", user_expressions={"n": COUNT}).expression("n"))
         assert n > made[0] or "interact(" not in source, (
             f"cell {index} calls interact( but mlcourse.widgets.interact made no widget: "
-            f"make sliders with mlcourse.widgets.interact so that this test can drive them")
+            f"make sliders with mlcourse.widgets.interact so that this test can drive them"
+        )
         if n == made[0]:
             return
         assert kernel.run(MOVE).error is None
         for i in range(made[0], n):
-            n_controls = int(kernel.run("pass", user_expressions={"c": (
-                f"len(__import__('mlcourse.widgets', fromlist=['made']).made()[{i}]"
-                f".kwargs_widgets)")}).expression("c"))
+            n_controls = int(
+                kernel.run(
+                    "pass",
+                    user_expressions={
+                        "c": (
+                            f"len(__import__('mlcourse.widgets', fromlist=['made']).made()[{i}]"
+                            f".kwargs_widgets)"
+                        )
+                    },
+                ).expression("c")
+            )
             for j in range(n_controls):
                 for where in MOVES:
-                    reply = kernel.run("pass", user_expressions={
-                        "m": f"_slider_test_move({i}, {j}, {where})"})
+                    reply = kernel.run(
+                        "pass",
+                        user_expressions={"m": f"_slider_test_move({i}, {j}, {where})"},
+                    )
                     if reply.user_expressions["m"].get("status") != "ok":
-                        failures.append(f"cell {index}, control {j}: "
-                                        f"{reply.user_expressions['m'].get('evalue')}")
+                        failures.append(
+                            f"cell {index}, control {j}: "
+                            f"{reply.user_expressions['m'].get('evalue')}"
+                        )
                         continue
                     moved = ast.literal_eval(reply.expression("m"))
                     if moved is None:
                         continue
                     seconds, cpu, name, value = moved
-                    errors = [m["content"]["evalue"] for m in reply.outputs
-                              if m["msg_type"] == "error"]
+                    errors = [
+                        m["content"]["evalue"]
+                        for m in reply.outputs
+                        if m["msg_type"] == "error"
+                    ]
                     figures = reply.count("image/png")
-                    lines.append(f"  cell {index:>3} {name:<12} -> {value:<10.10} "
-                                 f"{seconds * 1e3:7.1f} ms ({cpu * 1e3:5.0f} ms CPU), "
-                                 f"{figures} figure(s)")
+                    lines.append(
+                        f"  cell {index:>3} {name:<12} -> {value:<10.10} "
+                        f"{seconds * 1e3:7.1f} ms ({cpu * 1e3:5.0f} ms CPU), "
+                        f"{figures} figure(s)"
+                    )
                     if errors or figures == 0:
-                        failures.append(f"cell {index}, {name} = {value}: "
-                                        + (f"raised {errors}" if errors else "no new figure"))
+                        failures.append(
+                            f"cell {index}, {name} = {value}: "
+                            + (f"raised {errors}" if errors else "no new figure")
+                        )
         made[0] = n
 
     result = profile_notebooks.profile(path, after_cell=move_sliders)

@@ -1,4 +1,6 @@
-"""Record how close every numerical comparison comes to its tolerance (used by tolerance_margins.py).
+"""Record how close every numerical comparison comes to its tolerance.
+
+Used by tolerance_margins.py.
 
 Loaded into pytest with ``-p margin_plugin`` (``tools/`` on ``sys.path``) and into a notebook kernel
 by importing it before the first cell. It wraps ``mlcourse.checks.check_close``,
@@ -36,9 +38,11 @@ def _ratio(actual, expected, rtol, atol):
 
 def _caller():
     f = sys._getframe(2)
-    while f is not None and ("margin_plugin" in f.f_code.co_filename
-                             or "/numpy/" in f.f_code.co_filename
-                             or "/_pytest/" in f.f_code.co_filename):
+    while f is not None and (
+        "margin_plugin" in f.f_code.co_filename
+        or "/numpy/" in f.f_code.co_filename
+        or "/_pytest/" in f.f_code.co_filename
+    ):
         f = f.f_back
     if f is None:
         return "?"
@@ -55,6 +59,7 @@ def _log(what, ratio):
 
 def _wrap_check_close():
     import mlcourse.checks as checks
+
     orig = checks.check_close
     if getattr(orig, "_margin", False):
         return
@@ -64,7 +69,7 @@ def _wrap_check_close():
         if rtol or atol:
             try:
                 _log(what, _ratio(actual, expected, rtol, atol))
-            except Exception:     # a shape mismatch: let check_close report it
+            except Exception:  # a shape mismatch: let check_close report it
                 pass
         return orig(actual, expected, what, rtol=rtol, atol=atol)
 
@@ -74,6 +79,7 @@ def _wrap_check_close():
 
 def _wrap_allclose():
     import numpy.testing as npt
+
     orig = npt.assert_allclose
     if getattr(orig, "_margin", False):
         return
@@ -92,7 +98,7 @@ def _wrap_allclose():
 
 
 def _wrap_approx():
-    try:                                 # pytest >= 8.4 moved approx out of python_api
+    try:  # pytest >= 8.4 moved approx out of python_api
         from _pytest.approx import ApproxScalar as cls
     except ImportError:
         from _pytest.python_api import ApproxScalar as cls

@@ -40,8 +40,12 @@ def macro_cell_source(config: Path = ROOT / "_config.yml") -> str:
 
 
 def macro_cell() -> dict:
-    return {"cell_type": "markdown", "id": "mathjax-macros",
-            "metadata": {"tags": ["remove-cell"]}, "source": macro_cell_source()}
+    return {
+        "cell_type": "markdown",
+        "id": "mathjax-macros",
+        "metadata": {"tags": ["remove-cell"]},
+        "source": macro_cell_source(),
+    }
 
 
 def _first_cell_source(nb: dict) -> str | None:
@@ -63,8 +67,11 @@ def has_current_macros(nb: dict) -> bool:
         return False
     first, _, body = src.partition("\n")
     current_body = macro_cell_source().partition("\n")[2]
-    return (first.startswith(MARKER) and body == current_body
-            and "remove-cell" in nb["cells"][0]["metadata"].get("tags", []))
+    return (
+        first.startswith(MARKER)
+        and body == current_body
+        and "remove-cell" in nb["cells"][0]["metadata"].get("tags", [])
+    )
 
 
 def sync(path: Path) -> bool:

@@ -31,31 +31,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from queue import Empty
 
-import psutil            # an ipykernel dependency
+import psutil  # an ipykernel dependency
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 
 # One BLAS/OpenMP thread in the kernel: the matrices are small, and extra threads on a 2-core
 # (or Binder's 1-core) machine slow everything down.
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+ONE_THREAD = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "OMP_NUM_THREADS": "1",
+    "MKL_NUM_THREADS": "1",
+}
 
 
 @dataclass
 class Reply:
     """What one execute request produced."""
 
-    seconds: float                                    # request to reply, wall time
-    cpu_seconds: float = 0.0                          # the kernel's CPU time (user + system)
-    outputs: list = field(default_factory=list)       # iopub messages: stream, display_data, …
-    error: str | None = None                          # "EName: value" if the code raised
+    seconds: float  # request to reply, wall time
+    cpu_seconds: float = 0.0  # the kernel's CPU time (user + system)
+    outputs: list = field(
+        default_factory=list
+    )  # iopub messages: stream, display_data, …
+    error: str | None = None  # "EName: value" if the code raised
     user_expressions: dict = field(default_factory=dict)
 
     def count(self, mime: str) -> int:
         """Number of display_data / execute_result outputs carrying `mime` (e.g. a figure)."""
-        return sum(1 for m in self.outputs
-                   if m["msg_type"] in ("display_data", "execute_result")
-                   and mime in m["content"].get("data", {}))
+        return sum(
+            1
+            for m in self.outputs
+            if m["msg_type"] in ("display_data", "execute_result")
+            and mime in m["content"].get("data", {})
+        )
 
     def expression(self, name: str) -> str:
         """The text/plain value of a user expression (raises if it failed)."""
@@ -82,18 +91,26 @@ class LiveKernel:
         from jupyter_client.kernelspec import KernelSpecManager
         from jupyter_client.manager import KernelManager
 
-        class _ThisPython(KernelSpecManager):             # this interpreter, as nbval's
-            def get_kernel_spec(self, kernel_name):       # --nbval-current-env does
-                return self.kernel_spec_class(resource_dir=ipykernel.kernelspec.RESOURCES,
-                                              **ipykernel.kernelspec.get_kernel_dict())
+        class _ThisPython(KernelSpecManager):  # this interpreter, as nbval's
+            def get_kernel_spec(self, kernel_name):  # --nbval-current-env does
+                return self.kernel_spec_class(
+                    resource_dir=ipykernel.kernelspec.RESOURCES,
+                    **ipykernel.kernelspec.get_kernel_dict(),
+                )
 
-        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}   # inline figures
+        env = {
+            k: v for k, v in os.environ.items() if k != "MPLBACKEND"
+        }  # inline figures
         env.update(ONE_THREAD)
         t0 = time.perf_counter()
         self._sockets = tempfile.TemporaryDirectory(prefix="mlcourse-kernel-")
         # local (ipc) sockets, not TCP; their path absolute, as the kernel runs in another cwd
-        self.manager = KernelManager(kernel_name="python3", kernel_spec_manager=_ThisPython(),
-                                     transport="ipc", ip=str(Path(self._sockets.name) / "k"))
+        self.manager = KernelManager(
+            kernel_name="python3",
+            kernel_spec_manager=_ThisPython(),
+            transport="ipc",
+            ip=str(Path(self._sockets.name) / "k"),
+        )
         self.manager.start_kernel(cwd=str(self.cwd), env=env)
         self.client = self.manager.client()
         self.client.start_channels()
@@ -121,7 +138,9 @@ class LiveKernel:
         idle = False
         while not idle:
             try:
-                msg = self.client.get_iopub_msg(timeout=max(deadline - time.perf_counter(), 0.1))
+                msg = self.client.get_iopub_msg(
+                    timeout=max(deadline - time.perf_counter(), 0.1)
+                )
             except Empty:
                 raise TimeoutError(f"no reply within {self.timeout:g} s") from None
             if msg["parent_header"].get("msg_id") != msg_id:
@@ -132,12 +151,19 @@ class LiveKernel:
             elif kind == "error":
                 reply.error = f"{msg['content']['ename']}: {msg['content']['evalue']}"
                 reply.outputs.append(msg)
-            elif kind in ("stream", "display_data", "execute_result", "clear_output",
-                          "update_display_data"):
+            elif kind in (
+                "stream",
+                "display_data",
+                "execute_result",
+                "clear_output",
+                "update_display_data",
+            ):
                 reply.outputs.append(msg)
         reply.seconds, reply.cpu_seconds = time.perf_counter() - t0, self.cpu() - cpu0
         shell = self.client.get_shell_msg(timeout=self.timeout)
-        while shell["parent_header"].get("msg_id") != msg_id:    # e.g. wait_for_ready's reply
+        while (
+            shell["parent_header"].get("msg_id") != msg_id
+        ):  # e.g. wait_for_ready's reply
             shell = self.client.get_shell_msg(timeout=self.timeout)
         content = shell["content"]
         if content.get("status") == "error" and reply.error is None:
@@ -149,6 +175,7 @@ class LiveKernel:
 def code_cells(path: Path):
     """(index, source) of each code cell of the notebook at `path`."""
     import nbformat
+
     nb = nbformat.read(path, as_version=4)
     return [(i, c.source) for i, c in enumerate(nb.cells) if c.cell_type == "code"]
 
@@ -157,7 +184,7 @@ def code_cells(path: Path):
 class Profile:
     path: Path
     start_seconds: float
-    cells: list                 # (seconds, cpu seconds, index, first line)
+    cells: list  # (seconds, cpu seconds, index, first line)
     error: str | None = None
 
     @property
@@ -179,8 +206,14 @@ def profile(path: Path, after_cell=None) -> Profile:
         result = Profile(path, kernel.start_seconds, [])
         for index, source in code_cells(path):
             reply = kernel.run(source)
-            first = next((line for line in source.splitlines()
-                          if line.strip() and not line.startswith("# NBVAL")), "")
+            first = next(
+                (
+                    line
+                    for line in source.splitlines()
+                    if line.strip() and not line.startswith("# NBVAL")
+                ),
+                "",
+            )
             result.cells.append((reply.seconds, reply.cpu_seconds, index, first))
             if reply.error:
                 result.error = f"cell {index}: {reply.error}"
@@ -191,12 +224,20 @@ def profile(path: Path, after_cell=None) -> Profile:
 
 
 def report(result: Profile, top: int, budget: float) -> str:
-    name = result.path.relative_to(ROOT) if result.path.is_relative_to(ROOT) else result.path
+    name = (
+        result.path.relative_to(ROOT)
+        if result.path.is_relative_to(ROOT)
+        else result.path
+    )
     flag = "" if result.total < budget else f"  OVER {budget:g} s"
-    lines = [f"{name}: Run All {result.total:.2f} s ({result.cpu_total:.2f} s CPU) in "
-             f"{len(result.cells)} code cells (kernel start {result.start_seconds:.2f} s){flag}"]
+    lines = [
+        f"{name}: Run All {result.total:.2f} s ({result.cpu_total:.2f} s CPU) in "
+        f"{len(result.cells)} code cells (kernel start {result.start_seconds:.2f} s){flag}"
+    ]
     for seconds, cpu, index, first in sorted(result.cells, reverse=True)[:top]:
-        lines.append(f"  {seconds:6.2f} s {cpu:6.2f} s CPU  cell {index:>3}  {first[:60]}")
+        lines.append(
+            f"  {seconds:6.2f} s {cpu:6.2f} s CPU  cell {index:>3}  {first[:60]}"
+        )
     if result.error:
         lines.append(f"  ERROR in {result.error}")
     return "\n".join(lines)
@@ -204,13 +245,26 @@ def report(result: Profile, top: int, budget: float) -> str:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="*", type=Path,
-                        help="notebooks to profile (default: every book/*.ipynb)")
-    parser.add_argument("--top", type=int, default=5, help="slowest cells shown per notebook")
-    parser.add_argument("--budget", type=float, default=10.0,
-                        help="seconds a Run All may take (default 10)")
-    parser.add_argument("--print-only", action="store_true",
-                        help="only print; exit 0 even over budget or on an error")
+    parser.add_argument(
+        "notebooks",
+        nargs="*",
+        type=Path,
+        help="notebooks to profile (default: every book/*.ipynb)",
+    )
+    parser.add_argument(
+        "--top", type=int, default=5, help="slowest cells shown per notebook"
+    )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=10.0,
+        help="seconds a Run All may take (default 10)",
+    )
+    parser.add_argument(
+        "--print-only",
+        action="store_true",
+        help="only print; exit 0 even over budget or on an error",
+    )
     args = parser.parse_args(argv)
     paths = [p.resolve() for p in args.notebooks] or sorted(BOOK.glob("*.ipynb"))
     failed = False

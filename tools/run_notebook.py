@@ -26,8 +26,11 @@ def coalesce_streams(cell) -> None:
     """Join consecutive outputs of one stream into one, as Jupyter's own save does."""
     merged = []
     for out in cell.get("outputs", []):
-        if merged and out.output_type == "stream" == merged[-1].output_type \
-                and out.name == merged[-1].name:
+        if (
+            merged
+            and out.output_type == "stream" == merged[-1].output_type
+            and out.name == merged[-1].name
+        ):
             merged[-1].text += out.text
         else:
             merged.append(out)
@@ -36,8 +39,12 @@ def coalesce_streams(cell) -> None:
 
 def run(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=600, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(
+        nb,
+        timeout=600,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+    ).execute()
     for cell in nb.cells:
         if cell.cell_type == "code":
             coalesce_streams(cell)
@@ -45,7 +52,9 @@ def run(path: Path) -> None:
     first = out["cells"][0]
     if MARKER in "".join(first["source"]):
         first["source"] = "".join(first["source"])
-    path.write_text(json.dumps(out, sort_keys=True, indent=1, ensure_ascii=False) + "\n")
+    path.write_text(
+        json.dumps(out, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    )
 
 
 def main(paths: list[str]) -> int:
@@ -53,7 +62,10 @@ def main(paths: list[str]) -> int:
         try:
             run(Path(name))
         except CellExecutionError as err:
-            print(f"{name}: a cell raised; the notebook is unchanged.\n{err}", file=sys.stderr)
+            print(
+                f"{name}: a cell raised; the notebook is unchanged.\n{err}",
+                file=sys.stderr,
+            )
             return 1
         print(f"{name}: executed and saved")
     return 0

@@ -34,28 +34,53 @@ TOOLS = ROOT / "tools"
 
 
 def run_tests(env, log):
-    env = dict(env, MLCOURSE_MARGIN_LOG=str(log), PYTHONPATH=f"{TOOLS}{os.pathsep}"
-               + env.get("PYTHONPATH", ""))
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "margin_plugin", "-p",
-                    "no:cacheprovider", "tests", "-x", "--no-header"], cwd=ROOT, env=env,
-                   stdout=subprocess.DEVNULL, check=False)
+    env = dict(
+        env,
+        MLCOURSE_MARGIN_LOG=str(log),
+        PYTHONPATH=f"{TOOLS}{os.pathsep}" + env.get("PYTHONPATH", ""),
+    )
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "margin_plugin",
+            "-p",
+            "no:cacheprovider",
+            "tests",
+            "-x",
+            "--no-header",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
 
 
 def run_notebook(path, env, log):
     import nbformat
     from nbclient import NotebookClient
+
     nb = nbformat.read(path, as_version=4)
-    pre = nbformat.v4.new_code_cell(f"import sys; sys.path.insert(0, {str(TOOLS)!r}); "
-                                    "import margin_plugin")
+    pre = nbformat.v4.new_code_cell(
+        f"import sys; sys.path.insert(0, {str(TOOLS)!r}); import margin_plugin"
+    )
     nb.cells.insert(0, pre)
     env = dict(env, MLCOURSE_MARGIN_LOG=str(log), MLCOURSE_MARGIN_WHERE=path.name)
     old = os.environ.copy()
     os.environ.clear()
     os.environ.update(env)
     try:
-        NotebookClient(nb, timeout=300, kernel_name="python3",
-                       resources={"metadata": {"path": str(path.parent)}},
-                       allow_errors=True).execute()
+        NotebookClient(
+            nb,
+            timeout=300,
+            kernel_name="python3",
+            resources={"metadata": {"path": str(path.parent)}},
+            allow_errors=True,
+        ).execute()
     finally:
         os.environ.clear()
         os.environ.update(old)
@@ -63,13 +88,17 @@ def run_notebook(path, env, log):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--kernels", nargs="+", default=["native", "Prescott", "Sandybridge", "Haswell"])
+    ap.add_argument(
+        "--kernels", nargs="+", default=["native", "Prescott", "Sandybridge", "Haswell"]
+    )
     ap.add_argument("--threshold", type=float, default=0.01)
     ap.add_argument("--only", choices=["book", "tests"])
-    ap.add_argument("--notebooks", nargs="*", help="notebook names (default: all in book/)")
+    ap.add_argument(
+        "--notebooks", nargs="*", help="notebook names (default: all in book/)"
+    )
     args = ap.parse_args()
 
-    results = collections.defaultdict(dict)          # (where, what) -> {kernel: max ratio}
+    results = collections.defaultdict(dict)  # (where, what) -> {kernel: max ratio}
     with tempfile.TemporaryDirectory() as tmp:
         for kern in args.kernels:
             env = os.environ.copy()
@@ -82,7 +111,9 @@ def main():
                 print(f"[{kern}] unit tests", file=sys.stderr, flush=True)
                 run_tests(env, log)
             if args.only != "tests":
-                names = args.notebooks or [p.name for p in sorted((ROOT / "book").glob("*.ipynb"))]
+                names = args.notebooks or [
+                    p.name for p in sorted((ROOT / "book").glob("*.ipynb"))
+                ]
                 for name in names:
                     print(f"[{kern}] {name}", file=sys.stderr, flush=True)
                     run_notebook(ROOT / "book" / name, env, log)
@@ -91,11 +122,16 @@ def main():
                 key = (rec["where"], rec["what"])
                 results[key][kern] = max(results[key].get(kern, 0.0), rec["ratio"])
 
-    rows = [(max(v.values()), k, v) for k, v in results.items()
-            if max(v.values()) > args.threshold]
+    rows = [
+        (max(v.values()), k, v)
+        for k, v in results.items()
+        if max(v.values()) > args.threshold
+    ]
     rows.sort(key=lambda r: -r[0])
-    print(f"{len(results)} comparisons; {len(rows)} use more than {args.threshold:g} of their "
-          f"tolerance under some kernel")
+    print(
+        f"{len(results)} comparisons; {len(rows)} use more than {args.threshold:g} of their "
+        f"tolerance under some kernel"
+    )
     head = "  ".join(f"{k:>11}" for k in args.kernels)
     print(f"{'worst':>9}  {head}  where :: what")
     for worst, (where, what), v in rows:

@@ -30,6 +30,17 @@ from ._pls import PLSRegression
 from ._ppca import PPCA, ppca_bic, ppca_evidence, ppca_max_log_likelihood
 from ._supervised_pca import SupervisedPCA
 
-__all__ = ["PCA", "profile_likelihood", "fisher_direction", "fisher_criterion", "PPCA",
-           "ppca_max_log_likelihood", "ppca_bic", "ppca_evidence", "SupervisedPCA",
-           "PLSRegression", "CCA", "KernelPCA"]
+__all__ = [
+    "PCA",
+    "profile_likelihood",
+    "fisher_direction",
+    "fisher_criterion",
+    "PPCA",
+    "ppca_max_log_likelihood",
+    "ppca_bic",
+    "ppca_evidence",
+    "SupervisedPCA",
+    "PLSRegression",
+    "CCA",
+    "KernelPCA",
+]

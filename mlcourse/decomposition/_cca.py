@@ -4,7 +4,8 @@ The canonical directions a_i, b_i maximise the correlation of the scores Xa and 
 pair uncorrelated with the previous ones. With C_xx, C_yy, C_xy the (cross-)covariances, they
 come from one SVD,
 
-    C_xx^{-1/2} C_xy C_yy^{-1/2} = Σ_i ρ_i ã_i b̃_iᵀ,   a_i = C_xx^{-1/2} ã_i,  b_i = C_yy^{-1/2} b̃_i,
+    C_xx^{-1/2} C_xy C_yy^{-1/2} = Σ_i ρ_i ã_i b̃_iᵀ,
+    a_i = C_xx^{-1/2} ã_i,  b_i = C_yy^{-1/2} b̃_i,
 
 and the singular values are the canonical correlations ρ_1 ≥ ρ_2 ≥ …. Any square root of the
 covariances will do: with the thin QR factorisations of the centred data, X_c = Q_x R_x and
@@ -40,11 +41,16 @@ def _whitening(A, name: str):
     diag = np.abs(np.diag(R))
     rank = int(np.sum(diag > RANK_RTOL * max(n, k) * diag[0])) if diag[0] > 0 else 0
     if rank < k:
-        what = "has no variance" if rank == 0 else \
-            f"has linearly dependent columns (numerical rank {rank} < {k})"
-        raise ValueError(f"{name} {what}, so its covariance matrix is singular and the canonical "
-                         f"directions are not defined; remove redundant columns (or regularise: "
-                         f"add κI to its covariance, as in the chapter's exercise).")
+        what = (
+            "has no variance"
+            if rank == 0
+            else f"has linearly dependent columns (numerical rank {rank} < {k})"
+        )
+        raise ValueError(
+            f"{name} {what}, so its covariance matrix is singular and the canonical "
+            f"directions are not defined; remove redundant columns (or regularise: "
+            f"add κI to its covariance, as in the chapter's exercise)."
+        )
     M = np.empty((k, k))
     M[perm] = linalg.solve_triangular(R, np.eye(k) * np.sqrt(n - 1), check_finite=False)
     return Q, M
@@ -74,7 +80,7 @@ class CCA(TransformerMixin, _LatentBase):
     def __init__(self, n_components=2):
         self.n_components = n_components
 
-    _two_blocks = True                                        # X and a matrix y
+    _two_blocks = True  # X and a matrix y
 
     def fit(self, X, y):
         """Fit to X of shape (N, p) and Y (named `y`, as in scikit-learn) of shape (N, q) or
@@ -85,17 +91,19 @@ class CCA(TransformerMixin, _LatentBase):
         q = Y.shape[1]
         r = check_scalar(self.n_components, "n_components", low=1, integer=True)
         if r > min(p, q, n - 1):
-            raise ValueError(f"n_components={r} must be at most min(n_features, n_targets, "
-                             f"n_samples − 1) = {min(p, q, n - 1)}: there are no more pairs of "
-                             f"canonical directions.")
+            raise ValueError(
+                f"n_components={r} must be at most min(n_features, n_targets, "
+                f"n_samples − 1) = {min(p, q, n - 1)}: there are no more pairs of "
+                f"canonical directions."
+            )
         x_mean, y_mean = X.mean(axis=0), Y.mean(axis=0)
         Qx, Mx = _whitening(X - x_mean, "X")
         Qy, My = _whitening(Y - y_mean, "y")
         A, rho, Bt = linalg.svd(Qx.T @ Qy, full_matrices=False, check_finite=False)
         a, b = Mx @ A[:, :r], My @ Bt[:r].T
-        signs = largest_signs(a.T)                  # the same flip for the pair
+        signs = largest_signs(a.T)  # the same flip for the pair
         self.x_weights_, self.y_weights_ = a * signs, b * signs
-        self.canonical_correlations_ = np.minimum(rho[:r], 1.0)     # rounding can exceed 1
+        self.canonical_correlations_ = np.minimum(rho[:r], 1.0)  # rounding can exceed 1
         self.x_mean_, self.y_mean_ = x_mean, y_mean
         self.n_components_, self.n_targets_ = r, q
         return self
@@ -122,5 +130,9 @@ class CCA(TransformerMixin, _LatentBase):
         selection expects."""
         U, V = self.transform(X, y)
         U, V = U - U.mean(axis=0), V - V.mean(axis=0)
-        return float(np.mean(np.einsum("ni,ni->i", U, V)
-                             / np.sqrt(np.einsum("ni,ni->i", U, U) * np.einsum("ni,ni->i", V, V))))
+        return float(
+            np.mean(
+                np.einsum("ni,ni->i", U, V)
+                / np.sqrt(np.einsum("ni,ni->i", U, U) * np.einsum("ni,ni->i", V, V))
+            )
+        )

@@ -27,7 +27,7 @@ def _two_class_scatter(X, y):
     check_consistent_length(X=X, y=index)
     means = np.stack([X[index == c].mean(axis=0) for c in (0, 1)])
     within = X - means[index]
-    return means, within.T @ within                 # class means, S_W (Bishop (4.28))
+    return means, within.T @ within  # class means, S_W (Bishop (4.28))
 
 
 def fisher_direction(X, y) -> np.ndarray:
@@ -56,9 +56,14 @@ def fisher_direction(X, y) -> np.ndarray:
     except linalg.LinAlgError:
         chol = None
     pivots = None if chol is None else np.abs(np.diag(chol[0]))
-    if pivots is None or (pivots.min() / pivots.max()) ** 2 <= SINGULAR_RTOL * s_w.shape[0]:
-        raise ValueError("The within-class scatter S_W of X is singular (a direction has no "
-                         "within-class variance); reduce X, e.g. with PCA, first.")
+    if (
+        pivots is None
+        or (pivots.min() / pivots.max()) ** 2 <= SINGULAR_RTOL * s_w.shape[0]
+    ):
+        raise ValueError(
+            "The within-class scatter S_W of X is singular (a direction has no "
+            "within-class variance); reduce X, e.g. with PCA, first."
+        )
     w = linalg.cho_solve(chol, means[1] - means[0], check_finite=False)
     return w / np.linalg.norm(w)
 
@@ -85,12 +90,16 @@ def fisher_criterion(X, y, w) -> np.ndarray:
     single = W.ndim == 1
     W = check_array(W[None, :] if single else W, "w")
     if W.shape[1] != means.shape[1]:
-        raise ValueError(f"w has {W.shape[1]} entries per direction; X has {means.shape[1]} "
-                         "features.")
+        raise ValueError(
+            f"w has {W.shape[1]} entries per direction; X has {means.shape[1]} "
+            "features."
+        )
     between = (W @ (means[1] - means[0])) ** 2
     within = np.einsum("kd,de,ke->k", W, s_w, W)
     if np.any(within <= 0):
-        raise ValueError("A direction w has zero within-class variance (or w = 0); J(w) is "
-                         "undefined.")
+        raise ValueError(
+            "A direction w has zero within-class variance (or w = 0); J(w) is "
+            "undefined."
+        )
     J = between / within
     return float(J[0]) if single else J

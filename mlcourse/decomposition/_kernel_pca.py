@@ -95,14 +95,18 @@ class KernelPCA(TransformerMixin, _LatentBase):
         n, p = X.shape
         r = check_scalar(self.n_components, "n_components", low=1, integer=True)
         if r > n:
-            raise ValueError(f"n_components={r} must be at most n_samples={n}, the order of the "
-                             f"kernel matrix.")
+            raise ValueError(
+                f"n_components={r} must be at most n_samples={n}, the order of the "
+                f"kernel matrix."
+            )
         gamma = 1.0 / p if self.gamma is None else float(self.gamma)
         kernel = get_kernel(self.kernel, gamma=gamma)
         K = np.array(kernel(X), dtype=float)
         if K.shape != (n, n) or not np.all(np.isfinite(K)):
-            raise ValueError(f"kernel must return a finite ({n}, {n}) matrix for X of shape "
-                             f"{X.shape}; got shape {K.shape}.")
+            raise ValueError(
+                f"kernel must return a finite ({n}, {n}) matrix for X of shape "
+                f"{X.shape}; got shape {K.shape}."
+            )
         K, row_means, grand_mean = centre_kernel(K)
         if n > ARPACK_MIN_N and r < ARPACK_MAX_COMPONENTS:
             # tol=0: to machine precision. The start vector is seeded: the result does not depend
@@ -145,8 +149,9 @@ class KernelPCA(TransformerMixin, _LatentBase):
         selection expects."""
         X = self._validate_X(X, fitting=False)
         Y, row_means = self._project(X)
-        self_k = np.array([float(np.asarray(self.kernel_(x[None, :], x[None, :]))[0, 0])
-                           for x in X])
+        self_k = np.array(
+            [float(np.asarray(self.kernel_(x[None, :], x[None, :]))[0, 0]) for x in X]
+        )
         total = np.sum(self_k - 2 * row_means + self.K_fit_all_)
         return float(np.sum(Y * Y) / total)
 

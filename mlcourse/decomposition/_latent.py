@@ -31,7 +31,14 @@ from scipy import linalg
 from ..exceptions import ConvergenceWarning
 from ._pca_routes import RANK_RTOL, flip_signs
 
-__all__ = ["posterior", "fit_em", "noise_floor", "canonical_rotation", "Posterior", "EMFit"]
+__all__ = [
+    "posterior",
+    "fit_em",
+    "noise_floor",
+    "canonical_rotation",
+    "Posterior",
+    "EMFit",
+]
 
 LOG_2PI = np.log(2 * np.pi)
 
@@ -85,27 +92,28 @@ def posterior(E, W, psi, observed=None) -> Posterior:
     """
     n, p = E.shape
     r = W.shape[1]
-    A = W / psi[:, None]                            # Ψ⁻¹W
-    b = E @ A                                       # rows W_OᵀΨ_O⁻¹e_O (E is 0 where missing)
+    A = W / psi[:, None]  # Ψ⁻¹W
+    b = E @ A  # rows W_OᵀΨ_O⁻¹e_O (E is 0 where missing)
     quad = (E * E) @ (1.0 / psi)
     if observed is None:
         M = W.T @ A
         M[np.diag_indices(r)] += 1.0
         factor = linalg.cho_factor(M, lower=True, check_finite=False)
         cov = linalg.cho_solve(factor, np.eye(r), check_finite=False)
-        mean = b @ cov                               # cov is symmetric: rows M⁻¹b_n
+        mean = b @ cov  # cov is symmetric: rows M⁻¹b_n
         logdet = 2 * np.sum(np.log(np.diag(factor[0]))) + np.sum(np.log(psi))
         n_obs = p
     else:
-        weights = observed / psi                    # ψ_j⁻¹ where observed, else 0
+        weights = observed / psi  # ψ_j⁻¹ where observed, else 0
         outer = (W[:, :, None] * W[:, None, :]).reshape(p, r * r)
         M = (weights @ outer).reshape(n, r, r)
         M[:, np.arange(r), np.arange(r)] += 1.0
         chol = np.linalg.cholesky(M)
         cov = np.linalg.solve(M, np.broadcast_to(np.eye(r), M.shape))
         mean = np.einsum("nab,nb->na", cov, b)
-        logdet = 2 * np.sum(np.log(np.diagonal(chol, axis1=1, axis2=2)), axis=1) \
-            + observed @ np.log(psi)
+        logdet = 2 * np.sum(
+            np.log(np.diagonal(chol, axis1=1, axis2=2)), axis=1
+        ) + observed @ np.log(psi)
         n_obs = observed.sum(axis=1)
     quad -= np.einsum("na,na->n", b, mean)
     return Posterior(mean, cov, -0.5 * (n_obs * LOG_2PI + logdet + quad))
@@ -128,14 +136,18 @@ def _m_step(E, post, observed):
         W = linalg.solve(Szz, Sxz.T, assume_a="pos", check_finite=False).T
         resid = np.einsum("nj,nj->j", E, E) - np.einsum("ja,ja->j", W, Sxz)
         return W, np.zeros(p), resid, np.full(p, n)
-    zt = np.column_stack([post.mean, np.ones(n)])                    # E[z̃_n]
+    zt = np.column_stack([post.mean, np.ones(n)])  # E[z̃_n]
     Ezz = post.cov.copy()
     Ezz += post.mean[:, :, None] * post.mean[:, None, :]
-    second = np.empty((n, r + 1, r + 1))                            # E[z̃_n z̃_nᵀ]
-    second[:, :r, :r], second[:, :r, r], second[:, r, :r], second[:, r, r] = \
-        Ezz, post.mean, post.mean, 1.0
+    second = np.empty((n, r + 1, r + 1))  # E[z̃_n z̃_nᵀ]
+    second[:, :r, :r], second[:, :r, r], second[:, r, :r], second[:, r, r] = (
+        Ezz,
+        post.mean,
+        post.mean,
+        1.0,
+    )
     Szz = (observed.T @ second.reshape(n, -1)).reshape(p, r + 1, r + 1)
-    Sxz = E.T @ zt                                                   # E is 0 where missing
+    Sxz = E.T @ zt  # E is 0 where missing
     Wt = np.linalg.solve(Szz, Sxz[:, :, None])[:, :, 0]
     resid = np.einsum("nj,nj->j", E, E) - np.einsum("ja,ja->j", Wt, Sxz)
     return Wt[:, :r], Wt[:, r], resid, observed.sum(axis=0)
@@ -154,8 +166,9 @@ class EMFit(NamedTuple):
     converged: bool
 
 
-def fit_em(X, n_components: int, groups, *, max_iter: int, tol: float, rng,
-           observed=None) -> EMFit:
+def fit_em(
+    X, n_components: int, groups, *, max_iter: int, tol: float, rng, observed=None
+) -> EMFit:
     """Maximum likelihood for x = Wz + μ + ε, ε ~ N(0, diag(ψ)), by EM.
 
     E-step: the posterior of each z_n (:func:`posterior`). M-step: regress every coordinate on
@@ -195,9 +208,11 @@ def fit_em(X, n_components: int, groups, *, max_iter: int, tol: float, rng,
         mu = np.nanmean(X, axis=0)
         E = np.where(observed, X - mu, 0.0)
         counts = observed.sum(axis=0)
-    var = np.einsum("nj,nj->j", E, E) / counts                      # per-coordinate variance
-    total = np.bincount(groups, var, n_groups)                      # tr(S) of each group
-    floor = np.array([noise_floor(total[g], n, np.sum(groups == g)) for g in range(n_groups)])
+    var = np.einsum("nj,nj->j", E, E) / counts  # per-coordinate variance
+    total = np.bincount(groups, var, n_groups)  # tr(S) of each group
+    floor = np.array(
+        [noise_floor(total[g], n, np.sum(groups == g)) for g in range(n_groups)]
+    )
     psi_g = np.maximum(total / np.bincount(groups, minlength=n_groups), floor)
     W = rng.standard_normal((p, n_components)) * np.sqrt(var.mean())
     history, converged = [], False
@@ -209,8 +224,10 @@ def fit_em(X, n_components: int, groups, *, max_iter: int, tol: float, rng,
             converged = True
             break
         W, shift, resid, cnt = _m_step(E, post, observed)
-        psi_g = np.maximum(np.bincount(groups, resid, n_groups) /
-                           np.bincount(groups, cnt, n_groups), floor)
+        psi_g = np.maximum(
+            np.bincount(groups, resid, n_groups) / np.bincount(groups, cnt, n_groups),
+            floor,
+        )
         if observed is not None:
             mu = mu + shift
             E = np.where(observed, X - mu, 0.0)
@@ -218,9 +235,12 @@ def fit_em(X, n_components: int, groups, *, max_iter: int, tol: float, rng,
         psi = psi_g[groups]
         post = posterior(E, W, psi, observed)
         history.append(float(post.log_likelihood.sum() / n))
-        warnings.warn(f"EM stopped at max_iter={max_iter} iterations before the log-likelihood "
-                      f"rose by less than tol={tol:g} per sample; raise max_iter or tol.",
-                      ConvergenceWarning, stacklevel=3)
+        warnings.warn(
+            f"EM stopped at max_iter={max_iter} iterations before the log-likelihood "
+            f"rose by less than tol={tol:g} per sample; raise max_iter or tol.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
     return EMFit(canonical_rotation(W), mu, psi, history, len(history) - 1, converged)
 
 

@@ -9,13 +9,23 @@ component's sign is fixed so that its largest-|·| entry is positive (scikit-lea
 from __future__ import annotations
 
 import numpy as np
-
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 
 from ..base import BaseEstimator, TransformerMixin
-from ..utils.validation import (check_array, check_bool, check_option, check_scalar,
-                                validate_data)
-from ._pca_routes import RANK_RTOL, ROUTES, ZERO_VARIANCE_RULE, flip_signs, zero_variance_tol
+from ..utils.validation import (
+    check_array,
+    check_bool,
+    check_option,
+    check_scalar,
+    validate_data,
+)
+from ._pca_routes import (
+    RANK_RTOL,
+    ROUTES,
+    ZERO_VARIANCE_RULE,
+    flip_signs,
+    zero_variance_tol,
+)
 
 __all__ = ["PCA", "profile_likelihood"]
 
@@ -67,22 +77,30 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def fit(self, X, y=None):
         """Learn the mean and the components from X of shape (N, D); ``y`` is ignored."""
-        self._reset()                                   # any failed fit leaves no fitted state
+        self._reset()  # any failed fit leaves no fitted state
         X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
         method = check_option(self.method, "method", METHODS)
         check_bool(self.whiten, "whiten")
         n, d = X.shape
         limit = min(n, d) if method != "dual" else min(n - 1, d)
-        k = limit if self.n_components is None else check_scalar(
-            self.n_components, "n_components", low=1, integer=True)
+        k = (
+            limit
+            if self.n_components is None
+            else check_scalar(self.n_components, "n_components", low=1, integer=True)
+        )
         if k > limit:
-            why = ("N − 1, the rank of centred data in the dual route" if method == "dual"
-                   else "min(n_samples, n_features)")
-            raise ValueError(f"n_components={k} is larger than the data allow: at most {limit} "
-                             f"({why}) for X of shape {X.shape}.")
+            why = (
+                "N − 1, the rank of centred data in the dual route"
+                if method == "dual"
+                else "min(n_samples, n_features)"
+            )
+            raise ValueError(
+                f"n_components={k} is larger than the data allow: at most {limit} "
+                f"({why}) for X of shape {X.shape}."
+            )
         mean = X.mean(axis=0)
         Xc = X - mean
-        total = np.einsum("ij,ij->", Xc, Xc)            # trace of XcᵀXc, before a route reuses Xc
+        total = np.einsum("ij,ij->", Xc, Xc)  # trace of XcᵀXc, before a route reuses Xc
         scatter_vals, comps = ROUTES[method](Xc, k)
         tol = zero_variance_tol(scatter_vals, X, method)
         zero = scatter_vals <= tol
@@ -93,18 +111,23 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             first = int(np.argmax(zero)) + 1
             what = "mapped back by the dual route" if method == "dual" else "whitened"
             if first == 1:
-                raise ValueError(f"X has no variance (all its rows are equal), so no component "
-                                 f"can be {what}.")
-            raise ValueError(f"Component {first} of X has numerically zero variance (at most "
-                             f"{tol / (n - 1):.3g} = {ZERO_VARIANCE_RULE[method]}; the "
-                             f"rounding level of the {method!r} route) and cannot be {what}; "
-                             f"use n_components <= {first - 1}.")
+                raise ValueError(
+                    f"X has no variance (all its rows are equal), so no component "
+                    f"can be {what}."
+                )
+            raise ValueError(
+                f"Component {first} of X has numerically zero variance (at most "
+                f"{tol / (n - 1):.3g} = {ZERO_VARIANCE_RULE[method]}; the "
+                f"rounding level of the {method!r} route) and cannot be {what}; "
+                f"use n_components <= {first - 1}."
+            )
         # learned attributes are set only now, after the last check that can raise
         self.components_ = flip_signs(comps)
         self.singular_values_ = np.sqrt(scatter_vals)
         self.explained_variance_ = scatter_vals / (n - 1)
-        self.explained_variance_ratio_ = scatter_vals / total if total > 0 else \
-            np.zeros_like(scatter_vals)
+        self.explained_variance_ratio_ = (
+            scatter_vals / total if total > 0 else np.zeros_like(scatter_vals)
+        )
         self.n_components_, self.n_samples_ = len(scatter_vals), n
         self.mean_ = mean
         return self
@@ -136,8 +159,12 @@ def check_spectrum(eigenvalues, min_size: int = 2) -> np.ndarray:
     zero eigenvalue) are accepted, and returned as they are."""
     lam = check_array(eigenvalues, "eigenvalues", ndim=1, min_samples=min_size)
     lam = np.sort(lam)[::-1]
-    if lam[-1] < -RANK_RTOL * lam.size * np.abs(lam).max():    # more than eigensolver rounding
-        raise ValueError(f"eigenvalues must be non-negative (variances); got {lam[-1]:.3g}.")
+    if (
+        lam[-1] < -RANK_RTOL * lam.size * np.abs(lam).max()
+    ):  # more than eigensolver rounding
+        raise ValueError(
+            f"eigenvalues must be non-negative (variances); got {lam[-1]:.3g}."
+        )
     return lam
 
 
@@ -157,7 +184,8 @@ def profile_likelihood(eigenvalues):
     ----------
     eigenvalues : array_like of shape (p,), p ≥ 3
         The spectrum, non-negative (values down to −eps·p·max|λ|, eigensolver rounding of a zero
-        eigenvalue, are accepted), in any order: it is sorted into decreasing order first. Any positive scale
+        eigenvalue, are accepted), in any order: it is sorted into decreasing order first. Any
+        positive scale
         (eigenvalues of S, of XᵀX, or explained variances) gives the same ``best``.
 
     Returns
@@ -170,11 +198,15 @@ def profile_likelihood(eigenvalues):
     lam = check_spectrum(eigenvalues, min_size=3)
     p = lam.size
     ss = np.empty(p - 1)
-    for L in range(1, p):                             # O(p²): p is a number of features
+    for L in range(1, p):  # O(p²): p is a number of features
         head, tail = lam[:L], lam[L:]
-        ss[L - 1] = np.sum((head - head.mean()) ** 2) + np.sum((tail - tail.mean()) ** 2)
+        ss[L - 1] = np.sum((head - head.mean()) ** 2) + np.sum(
+            (tail - tail.mean()) ** 2
+        )
     if np.all(ss == 0):
-        raise ValueError("eigenvalues are all equal; no split into two groups is preferred.")
+        raise ValueError(
+            "eigenvalues are all equal; no split into two groups is preferred."
+        )
     with np.errstate(divide="ignore"):
         log_likelihood = -0.5 * p * np.log(2 * np.pi * ss / p) - 0.5 * p
     return log_likelihood, int(np.argmax(log_likelihood)) + 1

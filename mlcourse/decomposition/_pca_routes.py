@@ -41,7 +41,8 @@ RANK_RTOL = np.finfo(float).eps
 ZERO_VARIANCE_RULE = {
     "eig": "eps·max(N, D)·σ₁²/(N − 1), σ₁ the largest singular value of the centred X",
     "dual": "eps·max(N, D)·σ₁²/(N − 1), σ₁ the largest singular value of the centred X",
-    "svd": "(eps·max(N, D)·‖X‖_F)²/(N − 1), ‖X‖_F the Frobenius norm of the uncentred X"}
+    "svd": "(eps·max(N, D)·‖X‖_F)²/(N − 1), ‖X‖_F the Frobenius norm of the uncentred X",
+}
 
 
 def zero_variance_tol(scatter_eigenvalues, X, method: str = "eig") -> float:
@@ -74,8 +75,14 @@ def largest_signs(rows: np.ndarray) -> np.ndarray:
 def _top_eigh(A: np.ndarray, k: int):
     """k largest eigenpairs of a symmetric matrix given by its upper triangle, decreasing."""
     n = A.shape[0]
-    vals, vecs = linalg.eigh(A, lower=False, subset_by_index=[n - k, n - 1], driver="evr",
-                             overwrite_a=True, check_finite=False)
+    vals, vecs = linalg.eigh(
+        A,
+        lower=False,
+        subset_by_index=[n - k, n - 1],
+        driver="evr",
+        overwrite_a=True,
+        check_finite=False,
+    )
     return vals[::-1], vecs[:, ::-1]
 
 
@@ -86,9 +93,11 @@ def eig_route(Xc: np.ndarray, k: int):
     product), and only the k wanted eigenpairs are computed (LAPACK ``syevr``). Small eigenvalues
     have an absolute error of order eps·λ_max, because forming XcᵀXc squares the condition number.
     """
-    scatter = dsyrk(1.0, Xc.T, lower=0)              # Xc.T is Fortran-ordered: no copy
+    scatter = dsyrk(1.0, Xc.T, lower=0)  # Xc.T is Fortran-ordered: no copy
     vals, vecs = _top_eigh(scatter, k)
-    return np.maximum(vals, 0.0), vecs.T.copy()      # rounding can make a zero eigenvalue < 0
+    return np.maximum(
+        vals, 0.0
+    ), vecs.T.copy()  # rounding can make a zero eigenvalue < 0
 
 
 def svd_route(Xc: np.ndarray, k: int):

@@ -21,7 +21,12 @@ import numpy as np
 from scipy import linalg
 
 from ..base import RegressorMixin, TransformerMixin
-from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
+from ..utils.validation import (
+    check_array,
+    check_bool,
+    check_consistent_length,
+    check_scalar,
+)
 from ._pca_routes import RANK_RTOL, flip_signs
 from ._sklearn_base import _LatentBase
 
@@ -84,7 +89,7 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
         self.n_components = n_components
         self.scale = scale
 
-    _two_blocks = True                                        # X and a matrix y
+    _two_blocks = True  # X and a matrix y
 
     def fit(self, X, y):
         """Fit to inputs X of shape (N, p) and targets y of shape (N,) or (N, q)."""
@@ -95,24 +100,33 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
         q = Y.shape[1]
         r = check_scalar(self.n_components, "n_components", low=1, integer=True)
         if r > min(n, p):
-            raise ValueError(f"n_components={r} must be at most min(n_samples, n_features) = "
-                             f"{min(n, p)} (the rank of X bounds the number of components).")
+            raise ValueError(
+                f"n_components={r} must be at most min(n_samples, n_features) = "
+                f"{min(n, p)} (the rank of X bounds the number of components)."
+            )
         Xk, x_mean, x_std = centre_scale(X, scale)
         Yk, y_mean, y_std = centre_scale(Y, scale)
-        level = RANK_RTOL * max(n, p) * np.einsum("ij,ij->", Xk, Xk)   # rounding of t_kᵀt_k
+        level = (
+            RANK_RTOL * max(n, p) * np.einsum("ij,ij->", Xk, Xk)
+        )  # rounding of t_kᵀt_k
         W, P = np.empty((p, r)), np.empty((p, r))
         C, T, U = np.empty((q, r)), np.empty((n, r)), np.empty((n, r))
         for k in range(r):
             cross = Xk.T @ Yk
-            w = linalg.svd(cross, full_matrices=False)[0][:, 0] if q > 1 else \
-                cross[:, 0] / np.linalg.norm(cross)
+            w = (
+                linalg.svd(cross, full_matrices=False)[0][:, 0]
+                if q > 1
+                else cross[:, 0] / np.linalg.norm(cross)
+            )
             w = flip_signs(w[None, :])[0]
             t = Xk @ w
             tt = t @ t
             if not tt > level:
-                raise ValueError(f"n_components={r} is too many: after {k} component(s) the "
-                                 f"residual of X (or its covariance with y) is numerically "
-                                 f"zero; use n_components <= {max(k, 1)}.")
+                raise ValueError(
+                    f"n_components={r} is too many: after {k} component(s) the "
+                    f"residual of X (or its covariance with y) is numerically "
+                    f"zero; use n_components <= {max(k, 1)}."
+                )
             P[:, k] = Xk.T @ t / tt
             C[:, k] = Yk.T @ t / tt
             U[:, k] = Yk @ C[:, k] / (C[:, k] @ C[:, k])
@@ -121,13 +135,23 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
             W[:, k], T[:, k] = w, t
         # PᵀW is upper triangular with a unit diagonal (p_iᵀw_j = 0 for i > j): a solve is exact
         R = linalg.solve_triangular(P.T @ W, W.T, lower=False, trans="T").T
-        self.x_weights_, self.y_weights_, self.x_loadings_, self.y_loadings_ = W, C, P, C.copy()
+        self.x_weights_, self.y_weights_, self.x_loadings_, self.y_loadings_ = (
+            W,
+            C,
+            P,
+            C.copy(),
+        )
         self.x_scores_, self.y_scores_ = T, U
         self.x_rotations_ = R
         self.y_rotations_ = C @ linalg.pinv(C.T @ C)
         self.coef_ = ((R @ C.T) * y_std).T / x_std
         self.intercept_ = y_mean
-        self.x_mean_, self.x_std_, self.y_mean_, self.y_std_ = x_mean, x_std, y_mean, y_std
+        self.x_mean_, self.x_std_, self.y_mean_, self.y_std_ = (
+            x_mean,
+            x_std,
+            y_mean,
+            y_std,
+        )
         self.n_components_, self.n_targets_, self.y_ndim_ = r, q, y_ndim
         return self
 

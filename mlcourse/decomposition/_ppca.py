@@ -15,7 +15,12 @@ import numpy as np
 from scipy.special import gammaln
 
 from ..base import TransformerMixin
-from ..utils.validation import check_array, check_option, check_random_state, check_scalar
+from ..utils.validation import (
+    check_array,
+    check_option,
+    check_random_state,
+    check_scalar,
+)
 from ._latent import LOG_2PI, fit_em, noise_floor, posterior
 from ._pca import check_spectrum
 from ._pca_routes import ROUTES, flip_signs
@@ -31,8 +36,10 @@ def check_n_components(n_components, n_features: int, what: str = "n_features") 
     variance is the mean of the p − r discarded eigenvalues, so at least one must be left)."""
     r = check_scalar(n_components, "n_components", low=1, integer=True)
     if r >= n_features:
-        raise ValueError(f"n_components={r} must be smaller than {what}={n_features}: the noise "
-                         f"variance is estimated from the {n_features} − r directions left out.")
+        raise ValueError(
+            f"n_components={r} must be smaller than {what}={n_features}: the noise "
+            f"variance is estimated from the {n_features} − r directions left out."
+        )
     return int(r)
 
 
@@ -44,12 +51,16 @@ def check_missing(X, name: str = "X"):
         return None
     rows = np.flatnonzero(missing.all(axis=1))
     if rows.size:
-        raise ValueError(f"{name} has {rows.size} row(s) with every value missing (rows "
-                         f"{rows[:5].tolist()}{' …' if rows.size > 5 else ''}); drop them.")
+        raise ValueError(
+            f"{name} has {rows.size} row(s) with every value missing (rows "
+            f"{rows[:5].tolist()}{' …' if rows.size > 5 else ''}); drop them."
+        )
     cols = np.flatnonzero(missing.all(axis=0))
     if cols.size:
-        raise ValueError(f"{name} has {cols.size} column(s) with every value missing (columns "
-                         f"{cols[:5].tolist()}{' …' if cols.size > 5 else ''}); drop them.")
+        raise ValueError(
+            f"{name} has {cols.size} column(s) with every value missing (columns "
+            f"{cols[:5].tolist()}{' …' if cols.size > 5 else ''}); drop them."
+        )
     return ~missing
 
 
@@ -71,16 +82,18 @@ def closed_form(X, n_components: int):
     n, p = X.shape
     mean = X.mean(axis=0)
     Xc = X - mean
-    trace = np.einsum("ij,ij->", Xc, Xc) / n                    # tr S
+    trace = np.einsum("ij,ij->", Xc, Xc) / n  # tr S
     if trace == 0:
-        raise ValueError("X has no variance (all its rows are equal); PPCA needs a positive "
-                         "noise variance.")
+        raise ValueError(
+            "X has no variance (all its rows are equal); PPCA needs a positive "
+            "noise variance."
+        )
     route = "dual" if n < p and n_components < n else "eig"
     scatter, U = ROUTES[route](Xc, n_components)
     lam = scatter / n
     sigma2 = max((trace - lam.sum()) / (p - n_components), noise_floor(trace, n, p))
     scale = np.sqrt(np.maximum(lam - sigma2, 0.0))
-    U = np.where(scale[:, None] > 0, U, 0.0)                   # 0/0 of the dual route: unused
+    U = np.where(scale[:, None] > 0, U, 0.0)  # 0/0 of the dual route: unused
     W = flip_signs(U).T * scale
     return W, mean, sigma2, lam
 
@@ -125,8 +138,14 @@ class PPCA(TransformerMixin, _LatentBase):
     n_components_, n_features_in_, n_samples_ : int
     """
 
-    def __init__(self, n_components=2, method: str = "closed_form", max_iter: int = 1000,
-                 tol: float = 1e-6, random_state=None):
+    def __init__(
+        self,
+        n_components=2,
+        method: str = "closed_form",
+        max_iter: int = 1000,
+        tol: float = 1e-6,
+        random_state=None,
+    ):
         self.n_components = n_components
         self.method = method
         self.max_iter = max_iter
@@ -145,13 +164,33 @@ class PPCA(TransformerMixin, _LatentBase):
         r = check_n_components(self.n_components, p)
         if method == "closed_form":
             W, mean, sigma2, _ = closed_form(X, r)
-            history, n_iter = [float(np.mean(posterior(X - mean, W, np.full(p, sigma2))
-                                             .log_likelihood))], 1
+            history, n_iter = (
+                [
+                    float(
+                        np.mean(
+                            posterior(X - mean, W, np.full(p, sigma2)).log_likelihood
+                        )
+                    )
+                ],
+                1,
+            )
         else:
-            fit = fit_em(X, r, np.zeros(p, dtype=int), max_iter=self.max_iter, tol=self.tol,
-                         rng=rng, observed=check_missing(X))
-            W, mean, sigma2, history, n_iter = fit.W, fit.mean, fit.psi[0], fit.history, \
-                fit.n_iter
+            fit = fit_em(
+                X,
+                r,
+                np.zeros(p, dtype=int),
+                max_iter=self.max_iter,
+                tol=self.tol,
+                rng=rng,
+                observed=check_missing(X),
+            )
+            W, mean, sigma2, history, n_iter = (
+                fit.W,
+                fit.mean,
+                fit.psi[0],
+                fit.history,
+                fit.n_iter,
+            )
         self.components_, self.mean_, self.noise_variance_ = W, mean, float(sigma2)
         self.n_iter_, self.log_likelihood_history_ = n_iter, history
         self.n_components_, self.n_samples_ = r, n
@@ -159,16 +198,17 @@ class PPCA(TransformerMixin, _LatentBase):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = self.method == "em"          # NaN = a missing value
+        tags.input_tags.allow_nan = self.method == "em"  # NaN = a missing value
         return tags
 
     def _validate(self, X, fitting=False, method=None):
         allow_nan = (method or self.method) == "em"
-        X = self._validate_X(X, fitting=fitting, min_samples=2 if fitting else 1,
-                             allow_nan=allow_nan)
+        X = self._validate_X(
+            X, fitting=fitting, min_samples=2 if fitting else 1, allow_nan=allow_nan
+        )
         if not allow_nan:
             return X
-        if fitting:                                          # the rows must inform
+        if fitting:  # the rows must inform
             check_missing(X, "X")
         elif np.isnan(X).all(axis=1).any():
             raise ValueError("X has a row with every value missing; drop it.")
@@ -227,11 +267,15 @@ class PPCA(TransformerMixin, _LatentBase):
 
 # --- choosing r from the spectrum ----------------------------------------------------------------
 
+
 def _spectrum(eigenvalues, n_samples):
     """The eigenvalues, decreasing, with rounding below zero set to 0; N checked."""
     lam = check_spectrum(eigenvalues)
-    if not isinstance(n_samples, numbers.Integral) or isinstance(n_samples, bool) \
-            or n_samples < 2:
+    if (
+        not isinstance(n_samples, numbers.Integral)
+        or isinstance(n_samples, bool)
+        or n_samples < 2
+    ):
         raise ValueError(f"n_samples must be an integer >= 2; got {n_samples!r}.")
     if lam[0] <= 0:
         raise ValueError("eigenvalues are all zero: the data have no variance.")
@@ -243,7 +287,7 @@ def _noise_variances(lam, n_samples):
     rounding level of the spectrum, eps·max(N, p)·Σλ (:func:`noise_floor`): there the data lie
     in an r-dimensional subspace, the likelihood is unbounded and no choice of r is defined."""
     p = lam.size
-    tail = np.cumsum(lam[::-1])[::-1][1:]                    # Σ_{i>r} λ_i, r = 1..p − 1
+    tail = np.cumsum(lam[::-1])[::-1][1:]  # Σ_{i>r} λ_i, r = 1..p − 1
     sigma2 = tail / (p - np.arange(1, p))
     return np.where(sigma2 > noise_floor(lam.sum(), n_samples, p), sigma2, np.nan)
 
@@ -325,17 +369,28 @@ def ppca_evidence(eigenvalues, n_samples):
     out = np.full(p - 1, np.nan)
     sigma2 = _noise_variances(lam, n)
     i = np.arange(1, p + 1)
-    log_pu = -np.arange(1, p) * np.log(2.0) + np.cumsum(
-        gammaln((p - i + 1) / 2.0) - np.log(np.pi) * (p - i + 1) / 2.0)[:-1]
+    log_pu = (
+        -np.arange(1, p) * np.log(2.0)
+        + np.cumsum(gammaln((p - i + 1) / 2.0) - np.log(np.pi) * (p - i + 1) / 2.0)[:-1]
+    )
     for r in range(1, p):
         v = sigma2[r - 1]
         if np.isnan(v):
             continue
         hat = np.r_[lam[:r], np.full(p - r, v)]
-        log_az = sum(np.sum(np.log((lam[a] - lam[a + 1:]) * (1 / hat[a + 1:] - 1 / hat[a])
-                                   * n)) for a in range(r))
+        log_az = sum(
+            np.sum(
+                np.log((lam[a] - lam[a + 1 :]) * (1 / hat[a + 1 :] - 1 / hat[a]) * n)
+            )
+            for a in range(r)
+        )
         m = p * r - r * (r + 1) / 2
-        out[r - 1] = (log_pu[r - 1] - n / 2 * np.sum(np.log(lam[:r]))
-                      - n * (p - r) / 2 * np.log(v) + (m + r) / 2 * LOG_2PI
-                      - log_az / 2 - r / 2 * np.log(n))
+        out[r - 1] = (
+            log_pu[r - 1]
+            - n / 2 * np.sum(np.log(lam[:r]))
+            - n * (p - r) / 2 * np.log(v)
+            + (m + r) / 2 * LOG_2PI
+            - log_az / 2
+            - r / 2 * np.log(n)
+        )
     return out, int(np.nanargmax(out)) + 1

@@ -61,8 +61,9 @@ class SupervisedPCA(TransformerMixin, RegressorMixin, _LatentBase):
     n_components_, n_features_in_ : int
     """
 
-    def __init__(self, n_components=2, max_iter: int = 1000, tol: float = 1e-6,
-                 random_state=None):
+    def __init__(
+        self, n_components=2, max_iter: int = 1000, tol: float = 1e-6, random_state=None
+    ):
         self.n_components = n_components
         self.max_iter = max_iter
         self.tol = tol
@@ -78,11 +79,20 @@ class SupervisedPCA(TransformerMixin, RegressorMixin, _LatentBase):
         n, p = X.shape
         r = check_n_components(self.n_components, p)
         joint = np.column_stack([X, y])
-        fit = fit_em(joint, r, np.r_[np.zeros(p, dtype=int), 1], max_iter=self.max_iter,
-                     tol=self.tol, rng=rng)
+        fit = fit_em(
+            joint,
+            r,
+            np.r_[np.zeros(p, dtype=int), 1],
+            max_iter=self.max_iter,
+            tol=self.tol,
+            rng=rng,
+        )
         self.x_components_, self.y_components_ = fit.W[:p], fit.W[p]
         self.x_mean_, self.y_mean_ = fit.mean[:p], float(fit.mean[p])
-        self.x_noise_variance_, self.y_noise_variance_ = float(fit.psi[0]), float(fit.psi[p])
+        self.x_noise_variance_, self.y_noise_variance_ = (
+            float(fit.psi[0]),
+            float(fit.psi[p]),
+        )
         self.n_iter_, self.log_likelihood_history_ = fit.n_iter, fit.history
         self.n_components_ = r
         return self

@@ -21,14 +21,44 @@ name                                   what
 
 from ._greedy import CRITERIA, TIE_TOL, FeatureSelector, select_features
 from ._histogram import HistogramClassifier
-from ._information import (CORRECTIONS, STRATEGIES, conditional_mutual_information, discretize,
-                           entropy, mutual_information)
+from ._information import (
+    CORRECTIONS,
+    STRATEGIES,
+    conditional_mutual_information,
+    discretize,
+    entropy,
+    mutual_information,
+)
 from ._omp import OMP_METHODS, RANK_RTOL, OMPResult, orthogonal_matching_pursuit
 from ._stability import kuncheva_index
-from ._wrapper import SCORINGS, SearchPath, backward_elimination, forward_selection, kfold_splits
+from ._wrapper import (
+    SCORINGS,
+    SearchPath,
+    backward_elimination,
+    forward_selection,
+    kfold_splits,
+)
 
-__all__ = ["entropy", "mutual_information", "conditional_mutual_information", "discretize",
-           "select_features", "FeatureSelector", "forward_selection", "backward_elimination",
-           "kfold_splits", "SearchPath", "orthogonal_matching_pursuit", "OMPResult",
-           "HistogramClassifier", "kuncheva_index", "CRITERIA", "TIE_TOL", "CORRECTIONS",
-           "STRATEGIES", "SCORINGS", "OMP_METHODS", "RANK_RTOL"]
+__all__ = [
+    "entropy",
+    "mutual_information",
+    "conditional_mutual_information",
+    "discretize",
+    "select_features",
+    "FeatureSelector",
+    "forward_selection",
+    "backward_elimination",
+    "kfold_splits",
+    "SearchPath",
+    "orthogonal_matching_pursuit",
+    "OMPResult",
+    "HistogramClassifier",
+    "kuncheva_index",
+    "CRITERIA",
+    "TIE_TOL",
+    "CORRECTIONS",
+    "STRATEGIES",
+    "SCORINGS",
+    "OMP_METHODS",
+    "RANK_RTOL",
+]

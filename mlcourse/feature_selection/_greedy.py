@@ -31,7 +31,12 @@ import numpy as np
 from scipy.special import xlogy
 
 from ..base import BaseEstimator, TransformerMixin
-from ..utils.validation import check_array, check_consistent_length, check_option, check_scalar
+from ..utils.validation import (
+    check_array,
+    check_consistent_length,
+    check_option,
+    check_scalar,
+)
 from ._information import column_entropies, discretize, encode, entropy_of_codes
 from ._validation import check_n_features, training_data
 
@@ -53,12 +58,16 @@ def _column_codes(X, integer_valued):
     if integer_valued:
         A = X.astype(np.int64) - X.min(axis=0).astype(np.int64)
         width = int(A.max()) + 1 if A.size else 1
-        if width <= 4 * n:                    # relabel by presence: O(N·p), no sort
-            present = np.bincount((A + np.arange(p) * width).ravel(),
-                                  minlength=p * width).reshape(p, width) > 0
+        if width <= 4 * n:  # relabel by presence: O(N·p), no sort
+            present = (
+                np.bincount(
+                    (A + np.arange(p) * width).ravel(), minlength=p * width
+                ).reshape(p, width)
+                > 0
+            )
             n_states = present.sum(axis=1)
             if np.all(present[np.arange(width) < n_states[:, None]]):
-                return A, n_states             # already 0..m_j − 1 (e.g. discretised)
+                return A, n_states  # already 0..m_j − 1 (e.g. discretised)
             rank = np.cumsum(present, axis=1) - 1
             return rank[np.arange(p), A], n_states
     codes = np.empty((n, p), dtype=np.int64)
@@ -89,14 +98,21 @@ def discrete_codes(X, y, n_bins):
     is_int = np.asarray(X).dtype.kind in "iub"
     X = check_array(X, "X")
     y_arr = np.asarray(y)
-    if y_arr.dtype.kind == "f" and n_bins is not None and np.isfinite(y_arr).all() \
-            and y_arr.ndim == 1 and not _is_integer_valued(y_arr):
+    if (
+        y_arr.dtype.kind == "f"
+        and n_bins is not None
+        and np.isfinite(y_arr).all()
+        and y_arr.ndim == 1
+        and not _is_integer_valued(y_arr)
+    ):
         y_arr = discretize(y_arr, n_bins)
     t, n_classes = encode(y_arr, "y")
     check_consistent_length(X=X, y=t)
     if n_classes < 2:
-        raise ValueError(f"y has one class ({np.unique(y_arr)[0]!r}); selecting features for "
-                         "a target needs at least two classes.")
+        raise ValueError(
+            f"y has one class ({np.unique(y_arr)[0]!r}); selecting features for "
+            "a target needs at least two classes."
+        )
     integer_valued = is_int or _is_integer_valued(X)
     if n_bins is not None and not integer_valued:
         X, integer_valued = discretize(X, n_bins), True
@@ -137,15 +153,21 @@ class _PairEntropies:
         if self.dense:
             rows = np.zeros((n, b_s * self.K), dtype=np.float32)
             rows[np.arange(n), x_s + b_s * self.t] = 1.0
-            triple = (rows.T @ self.onehot).astype(np.float64)       # (K·b_s, p·B), exact
+            triple = (rows.T @ self.onehot).astype(np.float64)  # (K·b_s, p·B), exact
             triple = triple.reshape(self.K, b_s, self.p, self.B).transpose(2, 0, 1, 3)
             pair = triple.sum(axis=1)
-            return (np.log(n) - xlogy(pair, pair).sum(axis=(1, 2)) / n,
-                    np.log(n) - xlogy(triple, triple).sum(axis=(1, 2, 3)) / n)
+            return (
+                np.log(n) - xlogy(pair, pair).sum(axis=(1, 2)) / n,
+                np.log(n) - xlogy(triple, triple).sum(axis=(1, 2, 3)) / n,
+            )
         pair = x_s[:, None] + b_s * self.codes
         states = b_s * self.n_states
-        return (column_entropies(*_compact(pair, states)),
-                column_entropies(*_compact(pair + states * self.t[:, None], states * self.K)))
+        return (
+            column_entropies(*_compact(pair, states)),
+            column_entropies(
+                *_compact(pair + states * self.t[:, None], states * self.K)
+            ),
+        )
 
 
 def _compact(codes, n_states):
@@ -174,7 +196,7 @@ def greedy_selection(codes, n_states, t, n_classes, n_features, criterion):
     n, p = codes.shape
     h_t = entropy_of_codes(t, n_classes)
     pairs = _PairEntropies(codes, n_states, t, n_classes)
-    h_x, h_xt = pairs(np.zeros(n, dtype=np.int64), 1)      # x_s constant: Ĥ(x_j), Ĥ(x_j, t)
+    h_x, h_xt = pairs(np.zeros(n, dtype=np.int64), 1)  # x_s constant: Ĥ(x_j), Ĥ(x_j, t)
     relevance = h_x + h_t - h_xt
     selected = np.zeros(p, dtype=bool)
     constant = n_states == 1
@@ -184,15 +206,17 @@ def greedy_selection(codes, n_states, t, n_classes, n_features, criterion):
     for step in range(n_features):
         if step and criterion != "mim":
             s = order[-1]
-            h_pair, h_triple = pairs(codes[:, s], n_states[s])   # Ĥ(x_s, x_j), Ĥ(x_s, x_j, t)
-            if criterion == "mrmr":                              # Î(x_j; x_s)
+            h_pair, h_triple = pairs(
+                codes[:, s], n_states[s]
+            )  # Ĥ(x_s, x_j), Ĥ(x_s, x_j, t)
+            if criterion == "mrmr":  # Î(x_j; x_s)
                 acc += h_x + h_x[s] - h_pair
                 score = relevance - acc / step
-            else:                                                # Î({x_s, x_j}; t)
+            else:  # Î({x_s, x_j}; t)
                 joint = h_pair + h_t - h_triple
                 if criterion == "jmi":
                     acc += joint
-                else:                                            # Î(x_j; t | x_s)
+                else:  # Î(x_j; t | x_s)
                     acc = np.minimum(acc, joint - relevance[s])
                 score = acc
         # a constant column carries no information, whatever the criterion's arithmetic says
@@ -273,8 +297,9 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
         X, y = training_data(self, X, y, classes_only=False)
         codes, n_states, t, n_classes = discrete_codes(X, y, self.n_bins)
         check_n_features(self.n_features, codes.shape[1])
-        order, scores = greedy_selection(codes, n_states, t, n_classes, self.n_features,
-                                         self.criterion)
+        order, scores = greedy_selection(
+            codes, n_states, t, n_classes, self.n_features, self.criterion
+        )
         ranking = np.full(codes.shape[1], self.n_features + 1, dtype=np.intp)
         ranking[order] = np.arange(1, self.n_features + 1)
         self.features_, self.scores_, self.ranking_ = order, scores, ranking

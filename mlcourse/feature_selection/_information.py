@@ -19,8 +19,14 @@ from scipy.special import xlogy
 
 from ..utils.validation import check_array, check_option, check_scalar
 
-__all__ = ["entropy", "mutual_information", "conditional_mutual_information", "discretize",
-           "CORRECTIONS", "STRATEGIES"]
+__all__ = [
+    "entropy",
+    "mutual_information",
+    "conditional_mutual_information",
+    "discretize",
+    "CORRECTIONS",
+    "STRATEGIES",
+]
 
 CORRECTIONS = (None, "miller-madow")
 STRATEGIES = ("uniform", "quantile")
@@ -40,14 +46,20 @@ def encode(x, name: str) -> tuple[np.ndarray, int]:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of discrete values; got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must be a 1-D array of discrete values; got shape {arr.shape}."
+        )
     if arr.size == 0:
         raise ValueError(f"{name} is empty.")
     if arr.dtype.kind in "fc" and not np.isfinite(arr).all():
         bad = "NaN" if np.isnan(arr).any() else "infinite"
-        raise ValueError(f"{name} contains {bad} values; discrete variables must be finite.")
+        raise ValueError(
+            f"{name} contains {bad} values; discrete variables must be finite."
+        )
     if arr.dtype.kind == "O":
-        raise ValueError(f"{name} has dtype object; pass an array of numbers or strings.")
+        raise ValueError(
+            f"{name} has dtype object; pass an array of numbers or strings."
+        )
     values, codes = np.unique(arr, return_inverse=True)
     return codes.ravel().astype(np.int64), len(values)
 
@@ -73,8 +85,11 @@ def _variables(args, names) -> tuple[list[np.ndarray], list[int]]:
     codes, states, n = [], [], None
     for arg, name in zip(args, names):
         arr = np.asarray(arg)
-        cols = [(arr, name)] if arr.ndim != 2 or arr.shape[1] == 1 else \
-            [(arr[:, i], f"{name}[:, {i}]") for i in range(arr.shape[1])]
+        cols = (
+            [(arr, name)]
+            if arr.ndim != 2 or arr.shape[1] == 1
+            else [(arr[:, i], f"{name}[:, {i}]") for i in range(arr.shape[1])]
+        )
         if arr.ndim == 2 and arr.shape[1] == 0:
             raise ValueError(f"{name} has no columns; got shape {arr.shape}.")
         for col, col_name in cols:
@@ -82,8 +97,10 @@ def _variables(args, names) -> tuple[list[np.ndarray], list[int]]:
             if n is None:
                 n, first = len(c), col_name
             elif len(c) != n:
-                raise ValueError(f"Inconsistent numbers of samples: {first} has {n}, "
-                                 f"{col_name} has {len(c)}.")
+                raise ValueError(
+                    f"Inconsistent numbers of samples: {first} has {n}, "
+                    f"{col_name} has {len(c)}."
+                )
             codes.append(c)
             states.append(m)
     return codes, states
@@ -93,7 +110,11 @@ def entropy_of_codes(code, n_states: int, correction=None) -> float:
     """Ĥ = ln N − (1/N)Σ n_c ln n_c of one coded variable, plus (m − 1)/(2N) for Miller–Madow."""
     n = len(code)
     # bincount needs an array of n_states counts: past a few per sample, count the observed codes
-    counts = np.bincount(code) if n_states <= 4 * n else np.unique(code, return_counts=True)[1]
+    counts = (
+        np.bincount(code)
+        if n_states <= 4 * n
+        else np.unique(code, return_counts=True)[1]
+    )
     h = np.log(n) - xlogy(counts, counts).sum() / n
     if correction == "miller-madow":
         h += (np.count_nonzero(counts) - 1) / (2.0 * n)
@@ -123,8 +144,10 @@ def column_entropies(codes, n_states) -> np.ndarray:
 
 def _check_correction(correction):
     if correction not in CORRECTIONS:
-        raise ValueError(f"Unknown correction {correction!r}; choose one of "
-                         f"{', '.join(map(repr, CORRECTIONS))}.")
+        raise ValueError(
+            f"Unknown correction {correction!r}; choose one of "
+            f"{', '.join(map(repr, CORRECTIONS))}."
+        )
     return correction
 
 
@@ -152,7 +175,9 @@ def entropy(*columns, correction=None) -> float:
     if not columns:
         raise ValueError("entropy needs at least one column.")
     _check_correction(correction)
-    return _joint_entropy(columns, [f"columns[{i}]" for i in range(len(columns))], correction)
+    return _joint_entropy(
+        columns, [f"columns[{i}]" for i in range(len(columns))], correction
+    )
 
 
 def mutual_information(x, y, correction=None) -> float:
@@ -168,8 +193,11 @@ def mutual_information(x, y, correction=None) -> float:
         Applied to each of the three entropies: Î_MM = Î − (m_xy − m_x − m_y + 1)/(2N).
     """
     _check_correction(correction)
-    return (_joint_entropy([x], ["x"], correction) + _joint_entropy([y], ["y"], correction)
-            - _joint_entropy([x, y], ["x", "y"], correction))
+    return (
+        _joint_entropy([x], ["x"], correction)
+        + _joint_entropy([y], ["y"], correction)
+        - _joint_entropy([x, y], ["x", "y"], correction)
+    )
 
 
 def conditional_mutual_information(x, y, z, correction=None) -> float:
@@ -182,10 +210,12 @@ def conditional_mutual_information(x, y, z, correction=None) -> float:
     correction : {None, "miller-madow"}
     """
     _check_correction(correction)
-    return (_joint_entropy([x, z], ["x", "z"], correction)
-            + _joint_entropy([y, z], ["y", "z"], correction)
-            - _joint_entropy([z], ["z"], correction)
-            - _joint_entropy([x, y, z], ["x", "y", "z"], correction))
+    return (
+        _joint_entropy([x, z], ["x", "z"], correction)
+        + _joint_entropy([y, z], ["y", "z"], correction)
+        - _joint_entropy([z], ["z"], correction)
+        - _joint_entropy([x, y, z], ["x", "y", "z"], correction)
+    )
 
 
 def discretize(X, n_bins=5, strategy="uniform") -> np.ndarray:
@@ -214,10 +244,10 @@ def discretize(X, n_bins=5, strategy="uniform") -> np.ndarray:
     one_d = np.ndim(X) == 1
     X = check_array(np.reshape(X, (-1, 1)) if one_d else X, "X")
     if strategy == "uniform":
-        edges = np.linspace(X.min(axis=0), X.max(axis=0), n_bins + 1)   # (n_bins + 1, D)
+        edges = np.linspace(X.min(axis=0), X.max(axis=0), n_bins + 1)  # (n_bins + 1, D)
     else:
         edges = np.quantile(X, np.linspace(0.0, 1.0, n_bins + 1), axis=0)
     out = np.zeros(X.shape, dtype=np.int64)
-    for j in np.flatnonzero(np.ptp(X, axis=0) > 0):      # a constant column stays in bin 0
+    for j in np.flatnonzero(np.ptp(X, axis=0) > 0):  # a constant column stays in bin 0
         out[:, j] = np.searchsorted(edges[1:-1, j], X[:, j], side="right")
     return out[:, 0] if one_d else out

@@ -28,8 +28,13 @@ from typing import NamedTuple
 import numpy as np
 from scipy.linalg import solve_triangular
 
-from ..utils.validation import check_array, check_consistent_length, check_option, check_scalar, \
-    check_vector
+from ..utils.validation import (
+    check_array,
+    check_consistent_length,
+    check_option,
+    check_scalar,
+    check_vector,
+)
 
 __all__ = ["orthogonal_matching_pursuit", "OMPResult", "OMP_METHODS", "RANK_RTOL"]
 
@@ -77,14 +82,16 @@ def orthogonal_matching_pursuit(X, y, n_nonzero, *, method="omp") -> OMPResult:
     n, p = X.shape
     check_scalar(n_nonzero, "n_nonzero", low=1, integer=True)
     if n_nonzero > p:
-        raise ValueError(f"n_nonzero={n_nonzero} exceeds the number of columns of X ({p}).")
+        raise ValueError(
+            f"n_nonzero={n_nonzero} exceeds the number of columns of X ({p})."
+        )
     norms2 = np.einsum("ij,ij->j", X, X)
-    safe = np.where(norms2 > 0, norms2, 1.0)              # a zero column scores 0, never NaN
-    Q = np.empty((n_nonzero, n))                          # Qᵀ: the orthonormal columns as rows,
+    safe = np.where(norms2 > 0, norms2, 1.0)  # a zero column scores 0, never NaN
+    Q = np.empty((n_nonzero, n))  # Qᵀ: the orthonormal columns as rows,
     # so that the Gram–Schmidt products read contiguous memory
     R = np.zeros((n_nonzero, n_nonzero))
     qty = np.empty(n_nonzero)
-    proj2 = np.zeros(p)                                   # ‖QᵀX̃_j‖², for "ols"
+    proj2 = np.zeros(p)  # ‖QᵀX̃_j‖², for "ols"
     selected = np.zeros(p, dtype=bool)
     support = []
     r = y.copy()
@@ -93,26 +100,33 @@ def orthogonal_matching_pursuit(X, y, n_nonzero, *, method="omp") -> OMPResult:
         if method == "omp":
             score = corr**2 / safe
         else:
-            perp2 = norms2 - proj2                       # ‖P⊥x̃_j‖² (cancellation is caught below)
-            score = np.where(perp2 > RANK_RTOL * max(n, k + 1) * norms2,
-                             corr**2 / np.where(perp2 > 0, perp2, 1.0), 0.0)
+            perp2 = norms2 - proj2  # ‖P⊥x̃_j‖² (cancellation is caught below)
+            score = np.where(
+                perp2 > RANK_RTOL * max(n, k + 1) * norms2,
+                corr**2 / np.where(perp2 > 0, perp2, 1.0),
+                0.0,
+            )
         score[selected] = -np.inf
         j = int(np.argmax(score))
         x = X[:, j]
         Qk = Q[:k]
-        c1 = Qk @ x                                       # Gram–Schmidt twice (CGS2)
+        c1 = Qk @ x  # Gram–Schmidt twice (CGS2)
         v = x - c1 @ Qk
         c2 = Qk @ v
         v -= c2 @ Qk
         rho = np.linalg.norm(v)
         if not rho > RANK_RTOL * max(n, k + 1) * np.sqrt(norms2[j]):
-            warnings.warn(f"orthogonal_matching_pursuit: n_nonzero={n_nonzero} exceeds the rank "
-                          f"of X; stopped after {k} columns (every remaining column is in the "
-                          f"span of the selected ones).", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                f"orthogonal_matching_pursuit: n_nonzero={n_nonzero} exceeds the rank "
+                f"of X; stopped after {k} columns (every remaining column is in the "
+                f"span of the selected ones).",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             break
         q = v / rho
         Q[k], R[:k, k], R[k, k] = q, c1 + c2, rho
-        qty[k] = q @ r                                    # = qᵀt, since r ⊥ the earlier q's
+        qty[k] = q @ r  # = qᵀt, since r ⊥ the earlier q's
         r -= qty[k] * q
         selected[j] = True
         support.append(j)

@@ -37,13 +37,21 @@ def kuncheva_index(subsets, n_features) -> float:
     k = len(sets[0])
     for i, (raw, s) in enumerate(zip(subsets, sets)):
         if len(s) != k or len(np.asarray(raw).ravel()) != k:
-            raise ValueError(f"subsets[{i}] has {len(np.asarray(raw).ravel())} indices "
-                             f"(repeats count); every subset needs the {k} distinct indices of "
-                             f"subsets[0].")
+            raise ValueError(
+                f"subsets[{i}] has {len(np.asarray(raw).ravel())} indices "
+                f"(repeats count); every subset needs the {k} distinct indices of "
+                f"subsets[0]."
+            )
         if s.size and (s[0] < 0 or s[-1] >= n_features):
             raise ValueError(f"subsets[{i}] has an index outside 0..{n_features - 1}.")
     if not 0 < k < n_features:
-        raise ValueError(f"the subsets have {k} features; Kuncheva's index needs "
-                         f"0 < k < n_features = {n_features}.")
-    overlaps = [len(np.intersect1d(a, b, assume_unique=True)) for a, b in combinations(sets, 2)]
-    return float(np.mean([(r * n_features - k * k) / (k * (n_features - k)) for r in overlaps]))
+        raise ValueError(
+            f"the subsets have {k} features; Kuncheva's index needs "
+            f"0 < k < n_features = {n_features}."
+        )
+    overlaps = [
+        len(np.intersect1d(a, b, assume_unique=True)) for a, b in combinations(sets, 2)
+    ]
+    return float(
+        np.mean([(r * n_features - k * k) / (k * (n_features - k)) for r in overlaps])
+    )

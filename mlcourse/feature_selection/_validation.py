@@ -27,7 +27,7 @@ def training_data(estimator, X, y, *, classes_only=True):
     name = type(estimator).__name__
     if y is None:
         raise ValueError(f"{name} requires y to be passed, but the target y is None.")
-    X = validate_data(estimator, X, dtype=np.float64)      # X named in every message
+    X = validate_data(estimator, X, dtype=np.float64)  # X named in every message
     y = column_or_1d(y, warn=True)
     if classes_only:
         check_classification_targets(y)
@@ -42,5 +42,7 @@ def check_n_features(n_features, p):
     message counts "feature(s)" as scikit-learn's estimator checks expect."""
     check_scalar(n_features, "n_features", low=1, integer=True)
     if n_features > p:
-        raise ValueError(f"n_features={n_features} exceeds the number of columns of X: X has {p} "
-                         f"feature(s).")
+        raise ValueError(
+            f"n_features={n_features} exceeds the number of columns of X: X has {p} "
+            f"feature(s)."
+        )

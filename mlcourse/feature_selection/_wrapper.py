@@ -21,12 +21,21 @@ from typing import NamedTuple
 import numpy as np
 from sklearn.base import clone
 
-from ..utils.validation import (check_array, check_consistent_length, check_random_state,
-                                check_scalar)
+from ..utils.validation import (
+    check_array,
+    check_consistent_length,
+    check_random_state,
+    check_scalar,
+)
 from ._validation import check_n_features
 
-__all__ = ["forward_selection", "backward_elimination", "kfold_splits", "SearchPath",
-           "SCORINGS"]
+__all__ = [
+    "forward_selection",
+    "backward_elimination",
+    "kfold_splits",
+    "SearchPath",
+    "SCORINGS",
+]
 
 SCORINGS = (None, "rss")
 
@@ -65,9 +74,13 @@ def kfold_splits(n_samples, n_splits=5, random_state=0) -> list:
     """
     check_scalar(n_splits, "n_splits", low=2, integer=True)
     check_scalar(n_samples, "n_samples", low=n_splits, integer=True)
-    parts = np.array_split(check_random_state(random_state).permutation(n_samples), n_splits)
-    return [(np.sort(np.concatenate(parts[:k] + parts[k + 1:])), np.sort(parts[k]))
-            for k in range(n_splits)]
+    parts = np.array_split(
+        check_random_state(random_state).permutation(n_samples), n_splits
+    )
+    return [
+        (np.sort(np.concatenate(parts[:k] + parts[k + 1 :])), np.sort(parts[k]))
+        for k in range(n_splits)
+    ]
 
 
 def _splits(cv, n_samples, random_state):
@@ -79,8 +92,10 @@ def _splits(cv, n_samples, random_state):
     try:
         splits = [(np.asarray(train), np.asarray(test)) for train, test in cv]
     except (TypeError, ValueError):
-        raise ValueError(f"cv must be None, an int >= 2 or an iterable of (train, test) index "
-                         f"arrays; got {cv!r}.") from None
+        raise ValueError(
+            f"cv must be None, an int >= 2 or an iterable of (train, test) index "
+            f"arrays; got {cv!r}."
+        ) from None
     if not splits:
         raise ValueError("cv gave no (train, test) splits.")
     return splits
@@ -102,14 +117,18 @@ def _scorer(scoring):
         return _rss_score
     if callable(scoring):
         return scoring
-    raise ValueError(f"scoring must be None (the estimator's score), 'rss' or a callable "
-                     f"scorer(estimator, X, y); got {scoring!r}.")
+    raise ValueError(
+        f"scoring must be None (the estimator's score), 'rss' or a callable "
+        f"scorer(estimator, X, y); got {scoring!r}."
+    )
 
 
 def _validate(estimator, X, y, n_features):
     if not (hasattr(estimator, "fit") and hasattr(estimator, "get_params")):
-        raise ValueError(f"estimator must be a scikit-learn-compatible estimator (fit, "
-                         f"get_params); got {estimator!r}.")
+        raise ValueError(
+            f"estimator must be a scikit-learn-compatible estimator (fit, "
+            f"get_params); got {estimator!r}."
+        )
     X = check_array(X, "X")
     y = np.asarray(y)
     if y.ndim != 1:
@@ -122,20 +141,28 @@ def _validate(estimator, X, y, n_features):
 
 
 def _evaluator(estimator, X, y, scoring, cv, random_state):
-    """score(columns): the mean over the folds of the scorer of the estimator refitted on X[:, S]."""
+    """score(columns): the mean over the folds of the scorer, refitted on X[:, S]."""
     scorer = _scorer(scoring)
     splits = _splits(cv, len(X), random_state)
 
     def score(columns):
         cols = np.sort(columns)
-        values = [scorer(clone(estimator).fit(X[np.ix_(train, cols)], y[train]),
-                         X[np.ix_(test, cols)], y[test]) for train, test in splits]
+        values = [
+            scorer(
+                clone(estimator).fit(X[np.ix_(train, cols)], y[train]),
+                X[np.ix_(test, cols)],
+                y[test],
+            )
+            for train, test in splits
+        ]
         return float(np.mean(values))
 
     return score
 
 
-def forward_selection(estimator, X, y, n_features, scoring=None, cv=5, *, random_state=0):
+def forward_selection(
+    estimator, X, y, n_features, scoring=None, cv=5, *, random_state=0
+):
     """Sequential forward selection: add, one at a time, the column that scores best with the
     columns already chosen (lecture 002).
 
@@ -169,13 +196,15 @@ def forward_selection(estimator, X, y, n_features, scoring=None, cv=5, *, random
     remaining = list(range(X.shape[1]))
     for _ in range(n_features):
         values = [score(chosen + [j]) for j in remaining]
-        best = int(np.argmax(values))                 # the first of equal scores: lowest index
+        best = int(np.argmax(values))  # the first of equal scores: lowest index
         chosen.append(remaining.pop(best))
         path.append(values[best])
     return SearchPath(np.array(chosen, dtype=np.intp), np.array(path))
 
 
-def backward_elimination(estimator, X, y, n_features, scoring=None, cv=5, *, random_state=0):
+def backward_elimination(
+    estimator, X, y, n_features, scoring=None, cv=5, *, random_state=0
+):
     """Sequential backward elimination: starting from all p columns, remove, one at a time, the
     column whose removal leaves the best score — the smallest decrement of the criterion
     (lecture 002) — until `n_features` remain.
@@ -193,8 +222,8 @@ def backward_elimination(estimator, X, y, n_features, scoring=None, cv=5, *, ran
     kept = list(range(X.shape[1]))
     path = [score(kept)]
     while len(kept) > n_features:
-        values = [score(kept[:i] + kept[i + 1:]) for i in range(len(kept))]
-        worst = int(np.argmax(values))                # the first of equal scores: lowest index
+        values = [score(kept[:i] + kept[i + 1 :]) for i in range(len(kept))]
+        worst = int(np.argmax(values))  # the first of equal scores: lowest index
         kept.pop(worst)
         path.append(values[worst])
     return SearchPath(np.array(kept, dtype=np.intp), np.array(path))

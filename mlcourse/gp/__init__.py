@@ -17,5 +17,10 @@ from ._classification import GaussianProcessClassifier, laplace_mode
 from ._kalman import KalmanGPRegressor, affine_basis
 from ._regression import GaussianProcessRegressor
 
-__all__ = ["GaussianProcessRegressor", "GaussianProcessClassifier", "KalmanGPRegressor",
-           "laplace_mode", "affine_basis"]
+__all__ = [
+    "GaussianProcessRegressor",
+    "GaussianProcessClassifier",
+    "KalmanGPRegressor",
+    "laplace_mode",
+    "affine_basis",
+]

@@ -65,16 +65,23 @@ def cholesky_jitter(A, what: str = "K"):
     jitter = JITTER_START * scale
     while jitter <= JITTER_MAX * scale * (1 + 1e-12):
         try:
-            L = linalg.cholesky(A + jitter * np.eye(len(A)), lower=True, check_finite=False)
+            L = linalg.cholesky(
+                A + jitter * np.eye(len(A)), lower=True, check_finite=False
+            )
         except linalg.LinAlgError:
             jitter *= 10.0
             continue
-        warnings.warn(f"{what} is not numerically positive definite (duplicated inputs with zero "
-                      f"noise?); added jitter {jitter:.1e} to its diagonal.", RuntimeWarning,
-                      stacklevel=3)
+        warnings.warn(
+            f"{what} is not numerically positive definite (duplicated inputs with zero "
+            f"noise?); added jitter {jitter:.1e} to its diagonal.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
         return L, jitter
-    raise ValueError(f"{what} is not positive definite, even with jitter {JITTER_MAX:g}·mean "
-                     "diagonal; use a positive noise_variance or remove duplicated inputs.")
+    raise ValueError(
+        f"{what} is not positive definite, even with jitter {JITTER_MAX:g}·mean "
+        "diagonal; use a positive noise_variance or remove duplicated inputs."
+    )
 
 
 def check_fit_options(n_restarts, optimize_flag) -> None:
@@ -92,15 +99,20 @@ def require_learnable(kernel, what: str, instead: str) -> None:
     """Raise a ValueError saying that `what` needs a kernel with log-parameters θ, and what to
     do `instead`."""
     if not learnable(kernel):
-        raise ValueError(f"{what} needs a kernel with theta, with_theta and gradient (e.g. "
-                         f"SquaredExponential); {type(kernel).__name__} has no log-parameters. "
-                         f"{instead}")
+        raise ValueError(
+            f"{what} needs a kernel with theta, with_theta and gradient (e.g. "
+            f"SquaredExponential); {type(kernel).__name__} has no log-parameters. "
+            f"{instead}"
+        )
 
 
 def require_theta(kernel) -> None:
     """The guard of both estimators' ``log_marginal_likelihood(theta, eval_gradient)``."""
-    require_learnable(kernel, "log_marginal_likelihood(theta) or eval_gradient=True",
-                      "log_marginal_likelihood() gives the value at the fitted kernel.")
+    require_learnable(
+        kernel,
+        "log_marginal_likelihood(theta) or eval_gradient=True",
+        "log_marginal_likelihood() gives the value at the fitted kernel.",
+    )
 
 
 def check_theta(theta, fitted) -> np.ndarray:
@@ -108,7 +120,9 @@ def check_theta(theta, fitted) -> np.ndarray:
     fitted = np.asarray(fitted, dtype=float)
     theta = fitted if theta is None else np.asarray(theta, dtype=float)
     if theta.shape != fitted.shape or not np.all(np.isfinite(theta)):
-        raise ValueError(f"theta must be a finite vector of length {fitted.size}; got {theta!r}.")
+        raise ValueError(
+            f"theta must be a finite vector of length {fitted.size}; got {theta!r}."
+        )
     return theta
 
 
@@ -121,15 +135,22 @@ def check_kernel(kernel, X, optimize_flag: bool):
     """
     kernel = copy.deepcopy(SquaredExponential() if kernel is None else kernel)
     if not callable(kernel) or not callable(getattr(kernel, "diag", None)):
-        raise ValueError(f"kernel must be a callable k(X, Y) with a diag(X) method (e.g. "
-                         f"mlcourse.kernels.SquaredExponential); got {kernel!r}.")
+        raise ValueError(
+            f"kernel must be a callable k(X, Y) with a diag(X) method (e.g. "
+            f"mlcourse.kernels.SquaredExponential); got {kernel!r}."
+        )
     shapes = np.shape(kernel(X[:1])), np.shape(kernel.diag(X[:1]))
     if shapes != ((1, 1), (1,)):
-        raise ValueError(f"kernel(X[:1]) and kernel.diag(X[:1]) must have shapes (1, 1) and (1,); "
-                         f"got {shapes[0]} and {shapes[1]}.")
+        raise ValueError(
+            f"kernel(X[:1]) and kernel.diag(X[:1]) must have shapes (1, 1) and (1,); "
+            f"got {shapes[0]} and {shapes[1]}."
+        )
     if optimize_flag:
-        require_learnable(kernel, "optimize=True", "Pass optimize=False to keep its "
-                          "hyperparameters fixed.")
+        require_learnable(
+            kernel,
+            "optimize=True",
+            "Pass optimize=False to keep its hyperparameters fixed.",
+        )
     return kernel
 
 
@@ -141,7 +162,9 @@ def restart_box(X, y_var: float | None, n_length_scales: int) -> np.ndarray:
     """
     span = np.ptp(X, axis=0)
     span = np.where(span > 0, span, 1.0)
-    span = np.full(n_length_scales, span.mean()) if n_length_scales != X.shape[1] else span
+    span = (
+        np.full(n_length_scales, span.mean()) if n_length_scales != X.shape[1] else span
+    )
     ell = np.log(np.column_stack([0.05 * span, 2.0 * span]))
     v = 1.0 if y_var is None or y_var <= 0 else y_var
     sig = np.log([[0.3, 30.0]]) if y_var is None else np.log([[0.1 * v, 10.0 * v]])
@@ -170,6 +193,7 @@ def maximize_log_params(fun, theta0, bounds, n_restarts, rng, box):
     value : float
         ``fun`` there.
     """
+
     def neg(theta):
         value, grad = fun(theta)
         if not np.isfinite(value):
@@ -185,8 +209,10 @@ def maximize_log_params(fun, theta0, bounds, n_restarts, rng, box):
         if best is None or res.fun < best.fun:
             best = res
     if not np.isfinite(best.fun):
-        raise ValueError("the marginal likelihood could not be evaluated at any start; check "
-                         "the data scale or pass optimize=False with suitable hyperparameters.")
+        raise ValueError(
+            "the marginal likelihood could not be evaluated at any start; check "
+            "the data scale or pass optimize=False with suitable hyperparameters."
+        )
     return best.x, -float(best.fun)
 
 
@@ -217,7 +243,7 @@ class _GaussianProcess(BaseEstimator):
         Returns X (n, d), a private copy of the kernel, checked against X, and the tuple of
         targets ``_check_data(X, y)`` returned.
         """
-        self._reset()                      # first: a failed fit leaves the estimator unfitted
+        self._reset()  # first: a failed fit leaves the estimator unfitted
         X, targets = self._check_data(X, y)
         check_fit_options(self.n_restarts, self.optimize)
         self._check_hyperparameters()
@@ -230,9 +256,12 @@ class _GaussianProcess(BaseEstimator):
         n_k = kernel.theta.size
         theta, _ = maximize_log_params(
             lambda th: self._lml(kernel, th, X, target, True, strict=True),
-            np.r_[kernel.theta, extra0], np.log([PARAM_BOUNDS] * n_k + extra_bounds),
-            self.n_restarts, check_random_state(self.random_state),
-            restart_box(X, target_var, n_k - 1))
+            np.r_[kernel.theta, extra0],
+            np.log([PARAM_BOUNDS] * n_k + extra_bounds),
+            self.n_restarts,
+            check_random_state(self.random_state),
+            restart_box(X, target_var, n_k - 1),
+        )
         return theta
 
     def _store(self, X, target, kernel, value) -> None:
@@ -248,6 +277,12 @@ class _GaussianProcess(BaseEstimator):
             return self.log_marginal_likelihood_value_
         require_theta(self.kernel_)
         theta = check_theta(theta, self._fitted_theta(default=theta is None))
-        value, grad = self._lml(self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient,
-                                strict=False)
+        value, grad = self._lml(
+            self.kernel_,
+            theta,
+            self.X_train_,
+            self.y_train_,
+            eval_gradient,
+            strict=False,
+        )
         return (float(value), grad) if eval_gradient else float(value)

@@ -46,7 +46,9 @@ def _newton_factor(K, f):
     """σ(f), D^½ and the Cholesky factor of B = I + D^½ K D^½ at f (GPML Alg. 3.1 lines 4–5)."""
     pi = sigmoid(f)
     W_sr = np.sqrt(pi * (1.0 - pi))
-    L = linalg.cholesky(np.eye(len(f)) + W_sr[:, None] * K * W_sr, lower=True, check_finite=False)
+    L = linalg.cholesky(
+        np.eye(len(f)) + W_sr[:, None] * K * W_sr, lower=True, check_finite=False
+    )
     return pi, W_sr, L
 
 
@@ -77,14 +79,18 @@ def laplace_mode(K, t):
     t = check_binary_labels(t, "t").astype(float)
     K = check_array(K, "K")
     if K.shape != (len(t), len(t)):
-        raise ValueError(f"K must be the ({len(t)}, {len(t)}) covariance of the latent values at "
-                         f"the {len(t)} labels in t; got shape {K.shape}.")
+        raise ValueError(
+            f"K must be the ({len(t)}, {len(t)}) covariance of the latent values at "
+            f"the {len(t)} labels in t; got shape {K.shape}."
+        )
     if not np.allclose(K, K.T, rtol=1e-10, atol=0.0):
         raise ValueError("K must be symmetric (a covariance matrix).")
-    lam = np.linalg.eigvalsh(K)                           # ascending; t is non-empty
+    lam = np.linalg.eigvalsh(K)  # ascending; t is non-empty
     if lam[0] < -PSD_RTOL * np.abs(lam).max():
-        raise ValueError(f"K is not positive semi-definite: smallest eigenvalue {lam[0]:.3g} "
-                         f"< -{PSD_RTOL:g} × max|eigenvalue| ({np.abs(lam).max():.3g}).")
+        raise ValueError(
+            f"K is not positive semi-definite: smallest eigenvalue {lam[0]:.3g} "
+            f"< -{PSD_RTOL:g} × max|eigenvalue| ({np.abs(lam).max():.3g})."
+        )
     return _laplace_mode(K, t)
 
 
@@ -96,12 +102,14 @@ def _laplace_mode(K, t):
     for _ in range(NEWTON_MAX_ITER):
         pi, W_sr, L = _newton_factor(K, f)
         b = W_sr**2 * f + (t - pi)
-        a_new = b - W_sr * linalg.cho_solve((L, True), W_sr * (K @ b), check_finite=False)
+        a_new = b - W_sr * linalg.cho_solve(
+            (L, True), W_sr * (K @ b), check_finite=False
+        )
         step = 1.0
         # Ψ < 0 is a sum of non-positive terms, so it is known to about 8ε|Ψ|: a full step that
         # "lowers" Ψ by less is at the mode, and halving it would leave half the previous error
         rounding = 8 * np.finfo(float).eps * abs(psi)
-        while True:                                       # halve the step if Ψ went down
+        while True:  # halve the step if Ψ went down
             a_try = a + step * (a_new - a)
             f_try = K @ a_try
             psi_try = _psi(a_try, f_try, t)
@@ -112,11 +120,20 @@ def _laplace_mode(K, t):
         if gain < NEWTON_TOL:
             break
     else:
-        warnings.warn(f"Newton's method did not converge in {NEWTON_MAX_ITER} iterations.",
-                      RuntimeWarning, stacklevel=2)
-    pi, W_sr, L = _newton_factor(K, f)                   # at the mode
-    return {"f": f, "a": t - pi, "pi": pi, "W_sr": W_sr, "L": L,
-            "lml": float(psi - np.log(np.diag(L)).sum())}      # psi = Ψ(f̂), from the loop
+        warnings.warn(
+            f"Newton's method did not converge in {NEWTON_MAX_ITER} iterations.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    pi, W_sr, L = _newton_factor(K, f)  # at the mode
+    return {
+        "f": f,
+        "a": t - pi,
+        "pi": pi,
+        "W_sr": W_sr,
+        "L": L,
+        "lml": float(psi - np.log(np.diag(L)).sum()),
+    }  # psi = Ψ(f̂), from the loop
 
 
 class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
@@ -166,15 +183,25 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         if not eval_gradient:
             return m["lml"], None
         pi, W_sr, L = m["pi"], m["W_sr"], m["L"]
-        R = W_sr[:, None] * linalg.cho_solve((L, True), np.diag(W_sr), check_finite=False)
-        C = linalg.solve_triangular(L, W_sr[:, None] * K, lower=True, check_finite=False)
+        R = W_sr[:, None] * linalg.cho_solve(
+            (L, True), np.diag(W_sr), check_finite=False
+        )
+        C = linalg.solve_triangular(
+            L, W_sr[:, None] * K, lower=True, check_finite=False
+        )
         # ∂ ln q/∂f̂ = −½ diag[(K⁻¹ + D)⁻¹] ∂D/∂f̂, with ∂D_nn/∂f_n = π(1 − π)(1 − 2π)
-        s2 = -0.5 * (np.diag(K) - np.einsum("ij,ij->j", C, C)) * pi * (1 - pi) * (1 - 2 * pi)
+        s2 = (
+            -0.5
+            * (np.diag(K) - np.einsum("ij,ij->j", C, C))
+            * pi
+            * (1 - pi)
+            * (1 - 2 * pi)
+        )
         grad = np.empty(len(theta))
         for j, dKj in enumerate(dK):
             b = dKj @ m["a"]
-            s1 = 0.5 * m["a"] @ b - 0.5 * np.sum(R * dKj)                 # explicit
-            grad[j] = s1 + s2 @ (b - K @ (R @ b))                          # + implicit, via f̂
+            s1 = 0.5 * m["a"] @ b - 0.5 * np.sum(R * dKj)  # explicit
+            grad[j] = s1 + s2 @ (b - K @ (R @ b))  # + implicit, via f̂
         return m["lml"], grad
 
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):
@@ -235,7 +262,12 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         m = _laplace_mode(kernel(X), t)
         self._store(X, t, kernel, m["lml"])
         self.classes_ = classes
-        self.latent_mode_, self.pi_, self.W_sr_, self.L_ = m["f"], m["pi"], m["W_sr"], m["L"]
+        self.latent_mode_, self.pi_, self.W_sr_, self.L_ = (
+            m["f"],
+            m["pi"],
+            m["W_sr"],
+            m["L"],
+        )
         return self
 
     def latent_mean_and_variance(self, X):
@@ -251,8 +283,9 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         X = self._check_X(X)
         Ks = self.kernel_(self.X_train_, X)
         mean = Ks.T @ (self.y_train_ - self.pi_)
-        v = linalg.solve_triangular(self.L_, self.W_sr_[:, None] * Ks, lower=True,
-                                    check_finite=False)
+        v = linalg.solve_triangular(
+            self.L_, self.W_sr_[:, None] * Ks, lower=True, check_finite=False
+        )
         var = self.kernel_.diag(X) - np.einsum("ij,ij->j", v, v)
         return mean, np.maximum(var, 0.0)
 

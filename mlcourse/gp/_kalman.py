@@ -120,7 +120,9 @@ class KalmanGPRegressor(RegressorMixin, BaseEstimator):
             ``mean_``, ``cov_`` updated; ``n_seen_`` increased by n; n innovations and their
             variances appended; their log densities added to ``log_marginal_likelihood_value_``.
         """
-        check_scalar(self.weight_variance, "weight_variance", low=0, low_inclusive=False)
+        check_scalar(
+            self.weight_variance, "weight_variance", low=0, low_inclusive=False
+        )
         check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
         first = not hasattr(self, "mean_")
         # more data for a fitted filter must have the same columns (reset=False checks them)
@@ -132,16 +134,17 @@ class KalmanGPRegressor(RegressorMixin, BaseEstimator):
         e, s = np.empty(len(z)), np.empty(len(z))
         for n, (phi, zn) in enumerate(zip(Phi, z)):
             u = S @ phi
-            s[n] = var_v + phi @ u                  # innovation variance
-            e[n] = zn - phi @ w                     # innovation
-            w += u * (e[n] / s[n])                  # ŵ + K_N e, K_N = Σφ/s
-            S -= np.outer(u, u) / s[n]              # (I − K_N φᵀ)Σ, kept exactly symmetric
+            s[n] = var_v + phi @ u  # innovation variance
+            e[n] = zn - phi @ w  # innovation
+            w += u * (e[n] / s[n])  # ŵ + K_N e, K_N = Σφ/s
+            S -= np.outer(u, u) / s[n]  # (I − K_N φᵀ)Σ, kept exactly symmetric
         self.mean_, self.cov_ = w, S
         self.n_seen_ += len(z)
         self.innovations_ = np.r_[self.innovations_, e]
         self.innovation_variances_ = np.r_[self.innovation_variances_, s]
         self.log_marginal_likelihood_value_ += float(
-            -0.5 * np.sum(e**2 / s + np.log(s) + LOG_2PI))
+            -0.5 * np.sum(e**2 / s + np.log(s) + LOG_2PI)
+        )
         return self
 
     def predict(self, X, return_std=False):

@@ -56,8 +56,14 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
     jitter_ : float, diagonal jitter that was needed (0.0 normally)
     """
 
-    def __init__(self, kernel=None, noise_variance=1e-2, optimize=True, n_restarts=0,
-                 random_state=None):
+    def __init__(
+        self,
+        kernel=None,
+        noise_variance=1e-2,
+        optimize=True,
+        n_restarts=0,
+        random_state=None,
+    ):
         self.kernel = kernel
         self.noise_variance = noise_variance
         self.optimize = optimize
@@ -101,8 +107,9 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
             return -np.inf, np.zeros_like(theta)
         if not eval_gradient:
             return value, None
-        W = np.outer(alpha, alpha) - linalg.cho_solve((L, True), np.eye(len(z)),
-                                                      check_finite=False)
+        W = np.outer(alpha, alpha) - linalg.cho_solve(
+            (L, True), np.eye(len(z)), check_finite=False
+        )
         grad = 0.5 * np.r_[np.einsum("ij,pij->p", W, dK), noise * np.trace(W)]
         return value, grad
 
@@ -126,8 +133,10 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
 
     def _fitted_theta(self, default):
         if default and self.noise_variance_ == 0:
-            raise ValueError("the gradient with respect to ln noise_variance is undefined "
-                             "at noise_variance = 0; pass theta explicitly.")
+            raise ValueError(
+                "the gradient with respect to ln noise_variance is undefined "
+                "at noise_variance = 0; pass theta explicitly."
+            )
         return self.theta_
 
     # --- what the base class's fit preamble and search need ----------------------------------
@@ -139,12 +148,14 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
     def _check_hyperparameters(self):
         check_scalar(self.noise_variance, "noise_variance", low=0)
         if self.optimize and self.noise_variance <= NOISE_BOUNDS[0]:
-            raise ValueError(f"noise_variance = {self.noise_variance:g} cannot start the search "
-                             f"over ln noise_variance: it is at or below the lower bound "
-                             f"{NOISE_BOUNDS[0]:g}, where the gradient in ln σ_n² (∝ σ_n²) "
-                             f"vanishes and the search stalls; start from a positive value such "
-                             f"as the default 1e-2 (with n_restarts for more starts), or use "
-                             f"optimize=False for noise-free interpolation.")
+            raise ValueError(
+                f"noise_variance = {self.noise_variance:g} cannot start the search "
+                f"over ln noise_variance: it is at or below the lower bound "
+                f"{NOISE_BOUNDS[0]:g}, where the gradient in ln σ_n² (∝ σ_n²) "
+                f"vanishes and the search stalls; start from a positive value such "
+                f"as the default 1e-2 (with n_restarts for more starts), or use "
+                f"optimize=False for noise-free interpolation."
+            )
 
     def _extra_params(self, z):
         """ln σ_n² after the kernel's θ: its start (> NOISE_BOUNDS[0], checked), its bounds, and
@@ -197,16 +208,19 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         cov : ndarray of shape (m, m), with ``return_cov``
         """
         if return_std and return_cov:
-            raise ValueError("return_std and return_cov cannot both be True; the std is the "
-                             "square root of the covariance's diagonal.")
+            raise ValueError(
+                "return_std and return_cov cannot both be True; the std is the "
+                "square root of the covariance's diagonal."
+            )
         X = self._check_X(X)
-        Ks = self.kernel_(X, self.X_train_).T          # (N, m), Fortran order for LAPACK
+        Ks = self.kernel_(X, self.X_train_).T  # (N, m), Fortran order for LAPACK
         # K*ᵀα through SciPy's BLAS, like the solves (see kernels.sq_dist on mixing the two BLAS)
         mean = _blas.dgemv(1.0, Ks, self.alpha_, trans=1)
         if not (return_std or return_cov):
             return mean
-        v = linalg.solve_triangular(self.L_, Ks, lower=True, overwrite_b=True,
-                                    check_finite=False)
+        v = linalg.solve_triangular(
+            self.L_, Ks, lower=True, overwrite_b=True, check_finite=False
+        )
         if return_cov:
             return mean, self.kernel_(X) - v.T @ v
         var = self.kernel_.diag(X) - np.einsum("ij,ij->j", v, v)

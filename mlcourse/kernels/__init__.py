@@ -27,11 +27,37 @@ name                                     what
 1-D inputs of shape (n,) are read as n points in one dimension.
 """
 
-from ._kernels import (KERNELS, BasisKernel, Kernel, LaplacianKernel, LinearKernel,
-                       LinearSplineKernel, RBFKernel, SilvermanKernel, SquaredExponential,
-                       design_matrix, get_kernel)
+from ._kernels import (
+    KERNELS,
+    BasisKernel,
+    Kernel,
+    LaplacianKernel,
+    LinearKernel,
+    LinearSplineKernel,
+    RBFKernel,
+    SilvermanKernel,
+    SquaredExponential,
+    design_matrix,
+    get_kernel,
+)
 from ._pairwise import laplacian, linear, linear_spline, rbf, silverman, sq_dist
 
-__all__ = ["Kernel", "RBFKernel", "LaplacianKernel", "SilvermanKernel", "LinearKernel",
-           "LinearSplineKernel", "SquaredExponential", "BasisKernel", "KERNELS", "get_kernel",
-           "design_matrix", "sq_dist", "rbf", "laplacian", "silverman", "linear", "linear_spline"]
+__all__ = [
+    "Kernel",
+    "RBFKernel",
+    "LaplacianKernel",
+    "SilvermanKernel",
+    "LinearKernel",
+    "LinearSplineKernel",
+    "SquaredExponential",
+    "BasisKernel",
+    "KERNELS",
+    "get_kernel",
+    "design_matrix",
+    "sq_dist",
+    "rbf",
+    "laplacian",
+    "silverman",
+    "linear",
+    "linear_spline",
+]

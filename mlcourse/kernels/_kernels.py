@@ -15,12 +15,33 @@ import inspect
 import numpy as np
 
 from ..utils.validation import check_array, check_option, check_scalar
-from ._pairwise import (_as_points, _check_scale, _check_univariate, _pair, _spline, laplacian,
-                        linear, linear_spline, rbf, silverman, sq_dist)
+from ._pairwise import (
+    _as_points,
+    _check_scale,
+    _check_univariate,
+    _pair,
+    _spline,
+    laplacian,
+    linear,
+    linear_spline,
+    rbf,
+    silverman,
+    sq_dist,
+)
 
-__all__ = ["Kernel", "RBFKernel", "LaplacianKernel", "SilvermanKernel", "LinearKernel",
-           "LinearSplineKernel", "SquaredExponential", "BasisKernel", "KERNELS", "get_kernel",
-           "design_matrix"]
+__all__ = [
+    "Kernel",
+    "RBFKernel",
+    "LaplacianKernel",
+    "SilvermanKernel",
+    "LinearKernel",
+    "LinearSplineKernel",
+    "SquaredExponential",
+    "BasisKernel",
+    "KERNELS",
+    "get_kernel",
+    "design_matrix",
+]
 
 
 class Kernel:
@@ -39,7 +60,7 @@ class Kernel:
 
     @classmethod
     def _param_names(cls) -> list:
-        if cls.__init__ is object.__init__:          # a kernel without hyperparameters
+        if cls.__init__ is object.__init__:  # a kernel without hyperparameters
             return []
         sig = inspect.signature(cls.__init__)
         return [p.name for p in sig.parameters.values() if p.name != "self"]
@@ -53,13 +74,17 @@ class Kernel:
         """Set hyperparameters by name; unknown names raise ``ValueError``. Returns ``self``."""
         for name, value in params.items():
             if name not in self._param_names():
-                raise ValueError(f"Invalid parameter {name!r} for {type(self).__name__}; "
-                                 f"valid parameters are {self._param_names()}.")
+                raise ValueError(
+                    f"Invalid parameter {name!r} for {type(self).__name__}; "
+                    f"valid parameters are {self._param_names()}."
+                )
             setattr(self, name, value)
         return self
 
     def __repr__(self) -> str:
-        args = ", ".join(f"{name}={value!r}" for name, value in self.get_params().items())
+        args = ", ".join(
+            f"{name}={value!r}" for name, value in self.get_params().items()
+        )
         return f"{type(self).__name__}({args})"
 
 
@@ -131,7 +156,9 @@ class SilvermanKernel(Kernel):
         check_scalar(self.length_scale, "length_scale", low=0, low_inclusive=False)
         X = _as_points(X, "X")
         if X.shape[1] != 1:
-            raise ValueError(f"silverman is defined for 1-D inputs; got {X.shape[1]} features.")
+            raise ValueError(
+                f"silverman is defined for 1-D inputs; got {X.shape[1]} features."
+            )
         return np.ones(X.shape[0])
 
 
@@ -187,15 +214,17 @@ class SquaredExponential(Kernel):
     @staticmethod
     def _check_width(ell, X):
         if ell.ndim == 1 and ell.size not in (1, X.shape[1]):
-            raise ValueError(f"length_scale has {ell.size} entries but the inputs have "
-                             f"{X.shape[1]} features.")
+            raise ValueError(
+                f"length_scale has {ell.size} entries but the inputs have "
+                f"{X.shape[1]} features."
+            )
 
     def __call__(self, X, Y=None) -> np.ndarray:
         ell = self._validated()
         X, Y = _pair(X, Y)
         self._check_width(ell, X)
         K = sq_dist(X, Y, scale=ell)
-        K *= -0.5                       # in place: no temporary (n, m) arrays
+        K *= -0.5  # in place: no temporary (n, m) arrays
         np.exp(K, out=K)
         K *= self.variance
         return K
@@ -231,11 +260,14 @@ class SquaredExponential(Kernel):
         ell = self._validated()
         theta = np.asarray(theta, dtype=float)
         if theta.shape != (1 + ell.size,) or not np.all(np.isfinite(theta)):
-            raise ValueError(f"theta must be a finite vector of length {1 + ell.size} "
-                             f"([ln variance, ln length_scale...]); got {theta!r}.")
+            raise ValueError(
+                f"theta must be a finite vector of length {1 + ell.size} "
+                f"([ln variance, ln length_scale...]); got {theta!r}."
+            )
         new_ell = np.exp(theta[1:])
-        return SquaredExponential(float(new_ell[0]) if ell.ndim == 0 else new_ell,
-                                  float(np.exp(theta[0])))
+        return SquaredExponential(
+            float(new_ell[0]) if ell.ndim == 0 else new_ell, float(np.exp(theta[0]))
+        )
 
     def gradient(self, X):
         """The Gram matrix K = k(X, X) and its derivatives ∂K/∂θ_j for θ = :attr:`theta`.
@@ -254,10 +286,10 @@ class SquaredExponential(Kernel):
         self._check_width(ell, X)
         n = X.shape[0]
         dK = np.empty((1 + ell.size, n, n))
-        if ell.size == 1:               # scalar ℓ: one distance matrix, ‖x − x′‖²/ℓ²
+        if ell.size == 1:  # scalar ℓ: one distance matrix, ‖x − x′‖²/ℓ²
             dK[1] = sq_dist(X, scale=ell.ravel()[0])
             K = dK[1].copy()
-        else:                           # ARD: (x_d − x′_d)²/ℓ_d² per input; K from their sum
+        else:  # ARD: (x_d − x′_d)²/ℓ_d² per input; K from their sum
             for d in range(ell.size):
                 dK[1 + d] = sq_dist(X[:, [d]], scale=ell[d])
             K = dK[1:].sum(axis=0)
@@ -265,7 +297,7 @@ class SquaredExponential(Kernel):
         np.exp(K, out=K)
         K *= self.variance
         dK[1:] *= K
-        dK[0] = K                       # a copy: callers may change K in place
+        dK[0] = K  # a copy: callers may change K in place
         return K, dK
 
 
@@ -304,8 +336,12 @@ class BasisKernel(Kernel):
 
 
 # The names that get_kernel resolves (scikit-learn's pairwise-kernel names where they exist).
-KERNELS = {"rbf": RBFKernel, "laplacian": LaplacianKernel, "linear": LinearKernel,
-           "linear_spline": LinearSplineKernel}
+KERNELS = {
+    "rbf": RBFKernel,
+    "laplacian": LaplacianKernel,
+    "linear": LinearKernel,
+    "linear_spline": LinearSplineKernel,
+}
 
 
 def get_kernel(kernel, **params):
@@ -332,13 +368,23 @@ def get_kernel(kernel, **params):
         names = cls._param_names()
         return cls(**{name: value for name, value in params.items() if name in names})
     if not callable(kernel):
-        raise ValueError(f"kernel must be one of {', '.join(map(repr, KERNELS))} or a callable "
-                         f"k(X, Y); got {kernel!r}.")
+        raise ValueError(
+            f"kernel must be one of {', '.join(map(repr, KERNELS))} or a callable "
+            f"k(X, Y); got {kernel!r}."
+        )
     return kernel
 
 
-def design_matrix(X, basis=None, centres=None, *, bias: bool = True, bias_last: bool = False,
-                  name: str = "basis", **kernel_params) -> np.ndarray:
+def design_matrix(
+    X,
+    basis=None,
+    centres=None,
+    *,
+    bias: bool = True,
+    bias_last: bool = False,
+    name: str = "basis",
+    **kernel_params,
+) -> np.ndarray:
     """Φ, the design matrix of a model linear in fixed basis functions, with or without a bias.
 
     Row n is φ(xₙ)ᵀ; the bias is a column of ones (Bishop's φ₀ = 1), first or last. The one
@@ -382,12 +428,17 @@ def design_matrix(X, basis=None, centres=None, *, bias: bool = True, bias_last: 
         F = X
     elif centres is not None:
         kernel = get_kernel(basis, **kernel_params)
-        F = _columns(kernel(X, centres) if len(centres) else np.zeros((n, 0)), n, len(centres),
-                     name)
+        F = _columns(
+            kernel(X, centres) if len(centres) else np.zeros((n, 0)),
+            n,
+            len(centres),
+            name,
+        )
     else:
         if not callable(basis):
-            raise ValueError(f"{name} must be callable, mapping X to a design matrix; got "
-                             f"{basis!r}.")
+            raise ValueError(
+                f"{name} must be callable, mapping X to a design matrix; got {basis!r}."
+            )
         F = _columns(basis(X), n, None, name)
     if not bias:
         return F
@@ -400,10 +451,18 @@ def _columns(F, n: int, m: int | None, name: str) -> np.ndarray:
     try:
         F = np.asarray(F, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must return a numeric array; got {type(F).__name__}.") from None
+        raise ValueError(
+            f"{name} must return a numeric array; got {type(F).__name__}."
+        ) from None
     if F.ndim != 2 or F.shape[0] != n or (m is not None and F.shape[1] != m):
-        want = f"of shape {(n, m)}" if m is not None else f"with {n} rows (one per input)"
-        raise ValueError(f"{name} must return a finite 2-D array {want}; got shape {F.shape}.")
+        want = (
+            f"of shape {(n, m)}" if m is not None else f"with {n} rows (one per input)"
+        )
+        raise ValueError(
+            f"{name} must return a finite 2-D array {want}; got shape {F.shape}."
+        )
     if not np.all(np.isfinite(F)):
-        raise ValueError(f"{name} must return a finite array; got NaN or infinite values.")
+        raise ValueError(
+            f"{name} must return a finite array; got NaN or infinite values."
+        )
     return F

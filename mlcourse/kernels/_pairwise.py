@@ -26,8 +26,10 @@ def _pair(X, Y):
     X = _as_points(X, "X")
     Y = X if Y is None else _as_points(Y, "Y")
     if X.shape[1] != Y.shape[1]:
-        raise ValueError(f"X and Y must have the same number of features; got {X.shape[1]} "
-                         f"and {Y.shape[1]}.")
+        raise ValueError(
+            f"X and Y must have the same number of features; got {X.shape[1]} "
+            f"and {Y.shape[1]}."
+        )
     return X, Y
 
 
@@ -39,15 +41,19 @@ def _check_scale(scale, n_features: int | None, name: str = "scale") -> np.ndarr
     try:
         s = np.asarray(scale, dtype=float)
     except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a positive number or one per feature; got {scale!r}.") \
-            from None
+        raise ValueError(
+            f"{name} must be a positive number or one per feature; got {scale!r}."
+        ) from None
     if n_features is None:
         if s.ndim > 1 or s.size == 0:
-            raise ValueError(f"{name} must be a positive scalar or a 1-D array; got shape "
-                             f"{s.shape}.")
+            raise ValueError(
+                f"{name} must be a positive scalar or a 1-D array; got shape {s.shape}."
+            )
     elif s.ndim > 1 or (s.ndim == 1 and s.size not in (1, n_features)):
-        raise ValueError(f"{name} must be a scalar or have one entry per feature ({n_features}); "
-                         f"got shape {s.shape}.")
+        raise ValueError(
+            f"{name} must be a scalar or have one entry per feature ({n_features}); "
+            f"got shape {s.shape}."
+        )
     if not np.all(np.isfinite(s)) or np.any(s <= 0):
         raise ValueError(f"{name} must be positive and finite; got {scale!r}.")
     return s
@@ -80,7 +86,7 @@ def sq_dist(X, Y=None, scale=None) -> np.ndarray:
         d2 += cross
         d2 += cross.T
     else:
-        d2 += _blas.dgemm(-2.0, X, Y, trans_b=True)      # −2 X Yᵀ
+        d2 += _blas.dgemm(-2.0, X, Y, trans_b=True)  # −2 X Yᵀ
     np.maximum(d2, 0.0, out=d2)
     if same:
         np.fill_diagonal(d2, 0.0)
@@ -88,7 +94,9 @@ def sq_dist(X, Y=None, scale=None) -> np.ndarray:
 
 
 def rbf(X, Y=None, gamma: float = 1.0) -> np.ndarray:
-    """Gaussian (RBF) kernel k(x, x′) = exp(−γ‖x − x′‖²), as ``sklearn.metrics.pairwise.rbf_kernel``.
+    """Gaussian (RBF) kernel k(x, x′) = exp(−γ‖x − x′‖²).
+
+    As ``sklearn.metrics.pairwise.rbf_kernel``.
 
     Parameters
     ----------
@@ -100,12 +108,14 @@ def rbf(X, Y=None, gamma: float = 1.0) -> np.ndarray:
     """
     check_scalar(gamma, "gamma", low=0, low_inclusive=False)
     K = sq_dist(X, Y)
-    K *= -gamma                     # in place: no temporary (n, m) arrays
+    K *= -gamma  # in place: no temporary (n, m) arrays
     return np.exp(K, out=K)
 
 
 def laplacian(X, Y=None, gamma: float = 1.0) -> np.ndarray:
-    """Laplacian kernel k(x, x′) = exp(−γ‖x − x′‖₁), as ``sklearn.metrics.pairwise.laplacian_kernel``.
+    """Laplacian kernel k(x, x′) = exp(−γ‖x − x′‖₁).
+
+    As ``sklearn.metrics.pairwise.laplacian_kernel``.
 
     In one dimension it is the exponential kernel exp(−|x − x′|/ℓ) with γ = 1/ℓ: up to the factor
     1/(2ℓ), the Green's function of the penalty ∫ y² + ℓ² (y′)² dx (regularisation theory, lecture
@@ -156,7 +166,9 @@ def silverman(X, Y=None, length_scale: float = 1.0) -> np.ndarray:
     check_scalar(length_scale, "length_scale", low=0, low_inclusive=False)
     X, Y = _pair(X, Y)
     if X.shape[1] != 1:
-        raise ValueError(f"silverman is defined for 1-D inputs; got {X.shape[1]} features.")
+        raise ValueError(
+            f"silverman is defined for 1-D inputs; got {X.shape[1]} features."
+        )
     u = np.abs(X[:, 0][:, None] - Y[:, 0][None, :]) / (np.sqrt(2.0) * length_scale)
     return np.exp(-u) * (np.cos(u) + np.sin(u))
 
@@ -189,11 +201,13 @@ def linear_spline(X, Y=None) -> np.ndarray:
 
 def _check_univariate(X):
     if X.shape[1] != 1:
-        raise ValueError(f"linear_spline is defined for 1-D inputs; got {X.shape[1]} features.")
+        raise ValueError(
+            f"linear_spline is defined for 1-D inputs; got {X.shape[1]} features."
+        )
 
 
 def _spline(x, y):
-    """Tipping's eq. (29) elementwise, for x and y that broadcast (a Gram matrix or its diagonal)."""
+    """Tipping's eq. (29) elementwise, for x, y that broadcast (a Gram matrix or its diagonal)."""
     m = np.minimum(x, y)
     xy = x * y
     return 1.0 + xy + xy * m - 0.5 * (x + y) * m**2 + m**3 / 3.0

@@ -15,5 +15,10 @@ Laplace approximation of such an objective at its mode) is public for the RVM cl
 from ._approximation import LaplaceResult, fit_laplace, laplace_approximation
 from ._bayesian_logistic import BayesianLogisticRegression, probit_approximation
 
-__all__ = ["probit_approximation", "laplace_approximation", "LaplaceResult", "fit_laplace",
-           "BayesianLogisticRegression"]
+__all__ = [
+    "probit_approximation",
+    "laplace_approximation",
+    "LaplaceResult",
+    "fit_laplace",
+    "BayesianLogisticRegression",
+]

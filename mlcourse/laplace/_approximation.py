@@ -68,14 +68,22 @@ class LaplaceResult:
         z = np.asarray(z, dtype=float)
         zz = z[..., None] if np.ndim(self.mode) == 0 else z
         if zz.shape[-1:] != z0.shape:
-            raise ValueError(f"z must have last dimension {len(z0)}; got shape {z.shape}.")
-        u = (zz - z0) @ self.cholesky                    # ‖Lᵀ(z − z₀)‖² = (z − z₀)ᵀA(z − z₀)
+            raise ValueError(
+                f"z must have last dimension {len(z0)}; got shape {z.shape}."
+            )
+        u = (zz - z0) @ self.cholesky  # ‖Lᵀ(z − z₀)‖² = (z − z₀)ᵀA(z − z₀)
         log_det_half = np.sum(np.log(np.diag(self.cholesky)))
         return -0.5 * np.sum(u * u, axis=-1) - 0.5 * len(z0) * LOG_2PI + log_det_half
 
 
-def fit_laplace(fun, x0, log_f_offset: float = 0.0, scalar: bool = False,
-                tol: float = 1e-8, max_iter: int = 200) -> LaplaceResult:
+def fit_laplace(
+    fun,
+    x0,
+    log_f_offset: float = 0.0,
+    scalar: bool = False,
+    tol: float = 1e-8,
+    max_iter: int = 200,
+) -> LaplaceResult:
     """Laplace approximation from the objective ``fun(z) -> (E, ∇E, ∇∇E)``, E = −ln f + const.
 
     The mode is the minimiser of E (:func:`newton_minimize`); A is ∇∇E there, and
@@ -88,13 +96,18 @@ def fit_laplace(fun, x0, log_f_offset: float = 0.0, scalar: bool = False,
     try:
         L = linalg.cholesky(A, lower=True)
     except linalg.LinAlgError:
-        raise ValueError("−∇∇ ln f is not positive definite at the point the Newton iteration "
-                         f"reached (z = {res.x}); f has no strict local maximum there, so there "
-                         "is no Laplace approximation.") from None
+        raise ValueError(
+            "−∇∇ ln f is not positive definite at the point the Newton iteration "
+            f"reached (z = {res.x}); f has no strict local maximum there, so there "
+            "is no Laplace approximation."
+        ) from None
     if not res.converged:
-        warnings.warn(f"The mode search did not converge in {res.n_iter} Newton steps; the "
-                      "Laplace approximation may be inaccurate.", ConvergenceWarning,
-                      stacklevel=3)
+        warnings.warn(
+            f"The mode search did not converge in {res.n_iter} Newton steps; the "
+            "Laplace approximation may be inaccurate.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
     M = len(res.x)
     cov = linalg.cho_solve((L, True), np.eye(M))
     log_f0 = -res.fun + log_f_offset
@@ -103,8 +116,9 @@ def fit_laplace(fun, x0, log_f_offset: float = 0.0, scalar: bool = False,
         mode, prec, cov = float(res.x[0]), float(A[0, 0]), float(cov[0, 0])
     else:
         mode, prec = res.x, A
-    return LaplaceResult(mode, prec, cov, float(log_Z), float(log_f0), res.n_iter,
-                         bool(res.converged), L)
+    return LaplaceResult(
+        mode, prec, cov, float(log_Z), float(log_f0), res.n_iter, bool(res.converged), L
+    )
 
 
 def laplace_approximation(log_density, x0, grad=None, hess=None) -> LaplaceResult:
@@ -158,37 +172,48 @@ def laplace_approximation(log_density, x0, grad=None, hess=None) -> LaplaceResul
         def call(z):
             out = np.asarray(fn(arg(z)), dtype=float).reshape(-1)
             if out.size != np.prod(shape):
-                raise ValueError(f"{name} must return shape {shape}; got {out.size} values.")
+                raise ValueError(
+                    f"{name} must return shape {shape}; got {out.size} values."
+                )
             if finite and not np.all(np.isfinite(out)):
                 raise ValueError(f"{name} returned NaN or infinite values at z = {z}.")
             return out.reshape(shape)
+
         return call
 
     g = shaped(grad, "grad", (M,)) if grad is not None else None
-    g_raw = shaped(grad, "grad", (M,), finite=False) if grad is not None else None  # for steps
+    g_raw = (
+        shaped(grad, "grad", (M,), finite=False) if grad is not None else None
+    )  # for steps
     H = shaped(hess, "hess", (M, M)) if hess is not None else None
     lf0 = ln_f(z0)
     if not np.isfinite(lf0):
         raise ValueError(f"log_density(x0) must be finite; got {lf0} at x0 = {x0!r}.")
 
-    outside = (np.inf, np.zeros(M), np.eye(M))   # the line search backs off from such points
+    outside = (
+        np.inf,
+        np.zeros(M),
+        np.eye(M),
+    )  # the line search backs off from such points
 
     def fun(z):
         lf = ln_f(z)
-        if not np.isfinite(lf):                  # outside the support
+        if not np.isfinite(lf):  # outside the support
             return outside
-        with np.errstate(all="ignore"):          # a difference step may leave the support
+        with np.errstate(all="ignore"):  # a difference step may leave the support
             gz = g(z) if g else numerical_gradient(ln_f, z)
             if H:
                 Hz = H(z)
             else:
                 Hz = numerical_jacobian(g_raw, z) if g else numerical_hessian(ln_f, z)
         if not (np.all(np.isfinite(gz)) and np.all(np.isfinite(Hz))):
-            return outside                       # finite differences crossed the support's edge
+            return outside  # finite differences crossed the support's edge
         return -lf, -gz, -Hz
 
     if fun(z0) is outside:
-        raise ValueError(f"The finite-difference derivatives of log_density are not finite at "
-                         f"x0 = {x0!r}: a difference step leaves the support of f there. Start "
-                         "further inside the support, or pass grad and hess.")
+        raise ValueError(
+            f"The finite-difference derivatives of log_density are not finite at "
+            f"x0 = {x0!r}: a difference step leaves the support of f there. Start "
+            "further inside the support, or pass grad and hess."
+        )
     return fit_laplace(fun, z0, scalar=scalar)

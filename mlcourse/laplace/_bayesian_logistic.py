@@ -10,7 +10,12 @@ from ..base import BaseEstimator, LinearClassifierMixin
 from ..kernels import design_matrix
 from ..special import sigmoid
 from ..utils.objectives import make_objective
-from ..utils.validation import check_bool, check_option, check_random_state, check_scalar
+from ..utils.validation import (
+    check_bool,
+    check_option,
+    check_random_state,
+    check_scalar,
+)
 from ._approximation import fit_laplace
 
 __all__ = ["probit_approximation", "BayesianLogisticRegression"]
@@ -44,8 +49,10 @@ def probit_approximation(mean, var):
     try:
         out = sigmoid(_kappa(var) * mean)
     except ValueError:
-        raise ValueError(f"mean and var must broadcast together; got shapes {mean.shape} and "
-                         f"{var.shape}.") from None
+        raise ValueError(
+            f"mean and var must broadcast together; got shapes {mean.shape} and "
+            f"{var.shape}."
+        ) from None
     return out[()] if out.ndim == 0 else out
 
 
@@ -78,7 +85,8 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
     ``sklearn.linear_model.LogisticRegression(C=1/prior_precision)``. Its prior density is taken
     to be 1, so ``log_evidence_`` is ln ∫ p(t | w, w₀) N(w | 0, α⁻¹I) dw dw₀ — comparable across
     α and feature sets, as the evidence is used, but defined only up to an additive constant
-    (minus the log of the flat prior's arbitrary scale). For a proper prior on every weight, as in Bishop, use
+    (minus the log of the flat prior's arbitrary scale). For a proper prior on every weight, as in
+    Bishop, use
     ``fit_intercept=False`` with a column of ones in X.
 
     Parameters
@@ -125,22 +133,29 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         y : array_like of shape (n_samples,)
             Exactly two distinct labels.
         """
-        self._reset()                      # first: a failed fit leaves the estimator unfitted
-        alpha = check_scalar(self.prior_precision, "prior_precision", low=0, low_inclusive=False)
+        self._reset()  # first: a failed fit leaves the estimator unfitted
+        alpha = check_scalar(
+            self.prior_precision, "prior_precision", low=0, low_inclusive=False
+        )
         check_bool(self.fit_intercept, "fit_intercept")
         X, classes, idx = self._validate_data(X, y)
         Phi = design_matrix(X, bias=self.fit_intercept)
         t = idx.astype(float)
-        A = self._prior_precision(Phi.shape[1], alpha)                 # flat on the intercept
+        A = self._prior_precision(Phi.shape[1], alpha)  # flat on the intercept
         # ln f(w) = ln p(t|w) + ln N(w_pen | 0, α⁻¹I) = −E(w) + ½ d ln(α/2π), d = #penalised
         offset = 0.5 * np.count_nonzero(A) * np.log(alpha / (2 * np.pi))
-        post = fit_laplace(make_objective(Phi, t, A), np.zeros(Phi.shape[1]), log_f_offset=offset)
+        post = fit_laplace(
+            make_objective(Phi, t, A), np.zeros(Phi.shape[1]), log_f_offset=offset
+        )
         self.classes_ = classes
         self.posterior_mean_, self.posterior_cov_ = post.mode, post.covariance
-        self.posterior_precision_, self.log_evidence_ = post.precision, post.log_normalizer
+        self.posterior_precision_, self.log_evidence_ = (
+            post.precision,
+            post.log_normalizer,
+        )
         self._set_weights(post.mode[None, :])
         self.n_iter_ = post.n_iter
-        self.posterior_precision_cholesky_ = post.cholesky   # L with S_N⁻¹ = LLᵀ
+        self.posterior_precision_cholesky_ = post.cholesky  # L with S_N⁻¹ = LLᵀ
         return self
 
     def predict_activation(self, X):
@@ -158,7 +173,9 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
             σ_a² = φᵀS_Nφ = ‖L⁻¹φ‖², with S_N⁻¹ = LLᵀ.
         """
         Phi = design_matrix(self._check_X(X), bias=self.fit_intercept)
-        V = linalg.solve_triangular(self.posterior_precision_cholesky_, Phi.T, lower=True)
+        V = linalg.solve_triangular(
+            self.posterior_precision_cholesky_, Phi.T, lower=True
+        )
         return Phi @ self.posterior_mean_, np.einsum("ij,ij->j", V, V)
 
     def predict_proba(self, X, method="probit", n_samples=10_000, random_state=None):
@@ -184,10 +201,12 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         check_scalar(n_samples, "n_samples", low=1, integer=True)
         rng = check_random_state(random_state)
         if method == "map":
-            return super().predict_proba(X)     # σ(μ_a) from coef_ and intercept_ = w_MAP
+            return super().predict_proba(X)  # σ(μ_a) from coef_ and intercept_ = w_MAP
         if method == "probit":
             mean, var = self.predict_activation(X)
-            a = _kappa(var) * mean              # σ(−a) = 1 − σ(a): both columns without cancellation
+            a = (
+                _kappa(var) * mean
+            )  # σ(−a) = 1 − σ(a): both columns without cancellation
             return np.column_stack([sigmoid(-a), sigmoid(a)])
         Phi = design_matrix(self._check_X(X), bias=self.fit_intercept)
         Z = rng.standard_normal((len(self.posterior_mean_), n_samples))
@@ -195,8 +214,11 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         # so the draws do not depend on a LAPACK's choice of signs
         L = self.posterior_precision_cholesky_
         W = self.posterior_mean_[:, None] + linalg.solve_triangular(L.T, Z)
-        rows = max(1, 2**22 // n_samples)                # bound the (rows × n_samples) block
-        p = np.concatenate([sigmoid(Phi[i:i + rows] @ W).mean(axis=1)
-                            for i in range(0, len(Phi), rows)])
+        rows = max(1, 2**22 // n_samples)  # bound the (rows × n_samples) block
+        p = np.concatenate(
+            [
+                sigmoid(Phi[i : i + rows] @ W).mean(axis=1)
+                for i in range(0, len(Phi), rows)
+            ]
+        )
         return np.column_stack([1.0 - p, p])
-

@@ -11,16 +11,38 @@ chapters build on them too; they are re-exported here, where the chapter derives
 """
 
 from ..exceptions import ConvergenceWarning, SeparationWarning
-from ..utils.objectives import (check_precision, logistic_objective, logit_nll_terms,
-                                probit_nll_terms, probit_objective, softmax_objective,
-                                weighted_gram)
+from ..utils.objectives import (
+    check_precision,
+    logistic_objective,
+    logit_nll_terms,
+    probit_nll_terms,
+    probit_objective,
+    softmax_objective,
+    weighted_gram,
+)
 from ..utils.optimize import OptimizeResult, gradient_descent, newton_minimize, sgd
 from ._base import design_matrix
 from ._discriminative import LogisticRegression, ProbitRegression, SoftmaxRegression
 from ._generative import COLLINEAR_TOL, GaussianGenerativeClassifier
 
-__all__ = ["GaussianGenerativeClassifier", "LogisticRegression", "SoftmaxRegression",
-           "ProbitRegression", "SeparationWarning", "ConvergenceWarning", "design_matrix",
-           "logistic_objective", "probit_objective", "softmax_objective", "logit_nll_terms",
-           "probit_nll_terms", "check_precision", "weighted_gram", "newton_minimize",
-           "gradient_descent", "sgd", "OptimizeResult", "COLLINEAR_TOL"]
+__all__ = [
+    "GaussianGenerativeClassifier",
+    "LogisticRegression",
+    "SoftmaxRegression",
+    "ProbitRegression",
+    "SeparationWarning",
+    "ConvergenceWarning",
+    "design_matrix",
+    "logistic_objective",
+    "probit_objective",
+    "softmax_objective",
+    "logit_nll_terms",
+    "probit_nll_terms",
+    "check_precision",
+    "weighted_gram",
+    "newton_minimize",
+    "gradient_descent",
+    "sgd",
+    "OptimizeResult",
+    "COLLINEAR_TOL",
+]

@@ -21,7 +21,11 @@ from ..utils.validation import check_bool, check_scalar
 __all__ = ["design_matrix"]
 
 
-_DEFAULTS = {"irls": (100, 1e-8), "gd": (10_000, 1e-6), "sgd": (200, 1e-3)}  # max_iter, tol
+_DEFAULTS = {
+    "irls": (100, 1e-8),
+    "gd": (10_000, 1e-6),
+    "sgd": (200, 1e-3),
+}  # max_iter, tol
 
 
 def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:
@@ -76,7 +80,7 @@ class _Regression(LinearClassifierMixin, BaseEstimator):
         the margin is small, so on separable data they can also end with a ConvergenceWarning
         instead of a SeparationWarning.
         """
-        self._reset()                      # first: a failed fit leaves the estimator unfitted
+        self._reset()  # first: a failed fit leaves the estimator unfitted
         self._check_params()
         X, classes, idx = self._validate_data(X, y, n_classes=self._n_classes)
         Phi = design_matrix(X, self.fit_intercept)
@@ -88,10 +92,16 @@ class _Regression(LinearClassifierMixin, BaseEstimator):
                 f"infinite (the likelihood grows without bound along the separating direction). "
                 f"{type(self).__name__} stopped at the first weights that separate the data "
                 f"(iteration {res.n_iter}); set alpha > 0 (a Gaussian prior) for a finite optimum.",
-                SeparationWarning, stacklevel=2)
+                SeparationWarning,
+                stacklevel=2,
+            )
         elif not res.converged:
-            warnings.warn(f"{type(self).__name__} did not converge in {res.n_iter} iterations; "
-                          "increase max_iter or tol.", ConvergenceWarning, stacklevel=2)
+            warnings.warn(
+                f"{type(self).__name__} did not converge in {res.n_iter} iterations; "
+                "increase max_iter or tol.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         self.classes_ = classes
         self._set_weights(res.x.reshape(-1, Phi.shape[1]))
         self.n_iter_, self.loss_curve_ = res.n_iter, np.array(res.history)
@@ -106,5 +116,10 @@ class _Regression(LinearClassifierMixin, BaseEstimator):
     def _newton(self, link, Phi, t, stop):
         max_iter, tol = self._stopping()
         A = self._prior_precision(Phi.shape[1], self.alpha)
-        return newton_minimize(make_objective(Phi, t, A, link=link), np.zeros(Phi.shape[1]),
-                               tol=tol, max_iter=max_iter, stop=stop)
+        return newton_minimize(
+            make_objective(Phi, t, A, link=link),
+            np.zeros(Phi.shape[1]),
+            tol=tol,
+            max_iter=max_iter,
+            stop=stop,
+        )

@@ -50,8 +50,16 @@ class LogisticRegression(_Regression):
         E(w) = NLL + ½·alpha·‖w‖² at the start and after each iteration (epoch for sgd).
     """
 
-    def __init__(self, solver="irls", alpha=0.0, fit_intercept=True, max_iter=None, tol=None,
-                 learning_rate=None, random_state=None):
+    def __init__(
+        self,
+        solver="irls",
+        alpha=0.0,
+        fit_intercept=True,
+        max_iter=None,
+        tol=None,
+        learning_rate=None,
+        random_state=None,
+    ):
         self.solver = solver
         self.alpha = alpha
         self.fit_intercept = fit_intercept
@@ -64,8 +72,12 @@ class LogisticRegression(_Regression):
         super()._check_params()
         check_option(self.solver, "solver", tuple(_DEFAULTS))
         if self.learning_rate is not None:
-            check_scalar(self.learning_rate, "learning_rate", low=0, low_inclusive=False)
-        check_random_state(self.random_state)     # checked whatever the solver, as scikit-learn
+            check_scalar(
+                self.learning_rate, "learning_rate", low=0, low_inclusive=False
+            )
+        check_random_state(
+            self.random_state
+        )  # checked whatever the solver, as scikit-learn
 
     def _solve(self, Phi, idx, stop):
         t = idx.astype(float)
@@ -74,27 +86,46 @@ class LogisticRegression(_Regression):
         N, M = Phi.shape
         A = self._prior_precision(M, self.alpha)
         max_iter, tol = self._stopping(self.solver)
-        tol *= N                                      # tol bounds the mean gradient, max|∇E|/N
+        tol *= N  # tol bounds the mean gradient, max|∇E|/N
         objective = make_objective(Phi, t, A)
 
         def fun(w):
             return objective(w, hessian=False)
 
         if self.solver == "gd":
-            eta = self.learning_rate or 1.0 / (linalg.norm(Phi, 2) ** 2 / 4 + self.alpha)
-            return gradient_descent(fun, np.zeros(M), learning_rate=eta, tol=tol,
-                                    max_iter=max_iter, stop=stop)
-        A_n = A / N                                   # the prior, shared out over the N samples
+            eta = self.learning_rate or 1.0 / (
+                linalg.norm(Phi, 2) ** 2 / 4 + self.alpha
+            )
+            return gradient_descent(
+                fun,
+                np.zeros(M),
+                learning_rate=eta,
+                tol=tol,
+                max_iter=max_iter,
+                stop=stop,
+            )
+        A_n = A / N  # the prior, shared out over the N samples
 
-        def step(w, n, eta):                          # w −= η ∇E_n = η{(y_n − t_n)φ_n + A(w)/N}
+        def step(w, n, eta):  # w −= η ∇E_n = η{(y_n − t_n)φ_n + A(w)/N}
             phi = Phi[n]
             w -= eta * ((sigmoid(float(phi @ w)) - t[n]) * phi + A_n * w)
 
         # η₀ ≤ 1/L_n for every n, L_n = ‖φ_n‖²/4 + alpha/N the curvature bound of E_n: no single
         # step overshoots the minimum of the sample's own loss
-        eta = self.learning_rate or 1.0 / np.max(np.sum(Phi**2, axis=1) / 4 + self.alpha / N)
-        return sgd(step, fun, np.zeros(M), N, learning_rate=eta, tol=tol, max_iter=max_iter,
-                   random_state=self.random_state, stop=stop)
+        eta = self.learning_rate or 1.0 / np.max(
+            np.sum(Phi**2, axis=1) / 4 + self.alpha / N
+        )
+        return sgd(
+            step,
+            fun,
+            np.zeros(M),
+            N,
+            learning_rate=eta,
+            tol=tol,
+            max_iter=max_iter,
+            random_state=self.random_state,
+            stop=stop,
+        )
 
 
 class ProbitRegression(_Regression):
@@ -161,8 +192,13 @@ class SoftmaxRegression(_Regression):
             full[free] = v
             return full
 
-        res = newton_minimize(fun, np.zeros(free.sum()), tol=tol, max_iter=max_iter,
-                              stop=None if stop is None else (lambda v: stop(embed(v))))
+        res = newton_minimize(
+            fun,
+            np.zeros(free.sum()),
+            tol=tol,
+            max_iter=max_iter,
+            stop=None if stop is None else (lambda v: stop(embed(v))),
+        )
         # ... then centre them over the classes, which changes no probability
         W = embed(res.x).reshape(K, M).copy()
         W[:, A == 0] -= W[:, A == 0].mean(axis=0)

@@ -45,7 +45,7 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Estimate priors, means and the shared covariance; returns self."""
-        self._reset()                      # first: a failed fit leaves the estimator unfitted
+        self._reset()  # first: a failed fit leaves the estimator unfitted
         X, classes, idx = self._validate_data(X, y)
         n, d = X.shape
         counts = np.bincount(idx, minlength=len(classes))
@@ -59,17 +59,26 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
             if np.min(np.diag(chol[0]) ** 2 / np.diag(cov)) < COLLINEAR_TOL:
                 raise linalg.LinAlgError("numerically singular")
         except linalg.LinAlgError:
-            raise ValueError(f"The pooled covariance of X is singular (d = {d} features, "
-                             f"N = {n} samples, {len(classes)} classes): a feature is constant "
-                             "within every class, or features are collinear (a feature keeps "
-                             f"less than COLLINEAR_TOL = {COLLINEAR_TOL:g} of its within-class "
-                             "variance after regression on the preceding ones), or N - K < d.") \
-                from None
+            raise ValueError(
+                f"The pooled covariance of X is singular (d = {d} features, "
+                f"N = {n} samples, {len(classes)} classes): a feature is constant "
+                "within every class, or features are collinear (a feature keeps "
+                f"less than COLLINEAR_TOL = {COLLINEAR_TOL:g} of its within-class "
+                "variance after regression on the preceding ones), or N - K < d."
+            ) from None
         W = linalg.cho_solve(chol, means.T).T
         b = -0.5 * np.sum(means * W, axis=1) + np.log(counts / n)
-        self.classes_, self.priors_, self.means_, self.covariance_ = classes, counts / n, means, cov
+        self.classes_, self.priors_, self.means_, self.covariance_ = (
+            classes,
+            counts / n,
+            means,
+            cov,
+        )
         if len(classes) == 2:
-            self.coef_, self.intercept_ = (W[1] - W[0])[None, :], np.array([b[1] - b[0]])
+            self.coef_, self.intercept_ = (
+                (W[1] - W[0])[None, :],
+                np.array([b[1] - b[0]]),
+            )
         else:
             self.coef_, self.intercept_ = W, b
         return self

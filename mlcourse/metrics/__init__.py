@@ -16,12 +16,28 @@ scikit-learn's ``confusion_matrix`` has rows *actual*, columns *predicted*, nega
 """
 
 from ..exceptions import UndefinedMetricWarning
-from ._classification import (accuracy, classification_cost, confusion_matrix, f_measure,
-                              min_cost_threshold, precision, recall)
+from ._classification import (
+    accuracy,
+    classification_cost,
+    confusion_matrix,
+    f_measure,
+    min_cost_threshold,
+    precision,
+    recall,
+)
 from ._roc import RocTable, roc_auc, roc_curve, roc_table
 
 __all__ = [
-    "confusion_matrix", "accuracy", "precision", "recall", "f_measure", "classification_cost",
-    "min_cost_threshold", "roc_table", "RocTable", "roc_curve", "roc_auc",
+    "confusion_matrix",
+    "accuracy",
+    "precision",
+    "recall",
+    "f_measure",
+    "classification_cost",
+    "min_cost_threshold",
+    "roc_table",
+    "RocTable",
+    "roc_curve",
+    "roc_auc",
     "UndefinedMetricWarning",
 ]

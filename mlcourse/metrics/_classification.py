@@ -5,13 +5,19 @@ from __future__ import annotations
 
 import numbers
 import warnings
+
 import numpy as np
 
 from ..exceptions import UndefinedMetricWarning
 from ..utils.validation import check_array, check_binary_labels, check_consistent_length
 
 __all__ = [
-    "confusion_matrix", "accuracy", "precision", "recall", "f_measure", "classification_cost",
+    "confusion_matrix",
+    "accuracy",
+    "precision",
+    "recall",
+    "f_measure",
+    "classification_cost",
     "min_cost_threshold",
 ]
 
@@ -50,17 +56,26 @@ def _check_zero_division(zero_division) -> None:
     """Validate before computing: a bad value is an error even when no 0/0 occurs."""
     if isinstance(zero_division, str) and zero_division == "warn":
         return
-    if (isinstance(zero_division, bool) or not isinstance(zero_division, numbers.Real)
-            or zero_division not in (0, 1)):
-        raise ValueError(f"zero_division must be 'warn', 0 or 1; got {zero_division!r}.")
+    if (
+        isinstance(zero_division, bool)
+        or not isinstance(zero_division, numbers.Real)
+        or zero_division not in (0, 1)
+    ):
+        raise ValueError(
+            f"zero_division must be 'warn', 0 or 1; got {zero_division!r}."
+        )
 
 
 def _ratio(num: int, den: int, name: str, zero_division) -> float:
     if den:
         return num / den
     if zero_division == "warn":
-        warnings.warn(f"{name} is undefined (0/0); returning 0.0. Pass zero_division=0 or 1 "
-                      "to choose the value silently.", UndefinedMetricWarning, stacklevel=3)
+        warnings.warn(
+            f"{name} is undefined (0/0); returning 0.0. Pass zero_division=0 or 1 "
+            "to choose the value silently.",
+            UndefinedMetricWarning,
+            stacklevel=3,
+        )
         return 0.0
     return float(zero_division)
 
@@ -171,8 +186,10 @@ def classification_cost(confusion, cost_matrix) -> float:
     c = check_array(confusion, "confusion")
     k = check_array(cost_matrix, "cost_matrix")
     if c.shape != (2, 2):
-        raise ValueError("confusion must have shape (2, 2) in the lecture's layout "
-                         f"[[TP, FP], [FN, TN]]; got shape {c.shape}.")
+        raise ValueError(
+            "confusion must have shape (2, 2) in the lecture's layout "
+            f"[[TP, FP], [FN, TN]]; got shape {c.shape}."
+        )
     _check_cost_shape(k)
     if (c < 0).any():
         raise ValueError("confusion must hold non-negative counts.")
@@ -181,9 +198,11 @@ def classification_cost(confusion, cost_matrix) -> float:
 
 def _check_cost_shape(k: np.ndarray) -> None:
     if k.shape != (2, 2):
-        raise ValueError("cost_matrix must have shape (2, 2), laid out as "
-                         "[[c(+|+), c(+|-)], [c(-|+), c(-|-)]] (c(i|j): cost of predicting i "
-                         f"when the actual class is j); got shape {k.shape}.")
+        raise ValueError(
+            "cost_matrix must have shape (2, 2), laid out as "
+            "[[c(+|+), c(+|-)], [c(-|+), c(-|-)]] (c(i|j): cost of predicting i "
+            f"when the actual class is j); got shape {k.shape}."
+        )
 
 
 def min_cost_threshold(cost_matrix) -> float:
@@ -211,9 +230,11 @@ def min_cost_threshold(cost_matrix) -> float:
     """
     k = check_array(cost_matrix, "cost_matrix")
     _check_cost_shape(k)
-    false_pos = k[0, 1] - k[1, 1]   # extra cost of a false positive over a true negative
-    false_neg = k[1, 0] - k[0, 0]   # extra cost of a false negative over a true positive
+    false_pos = k[0, 1] - k[1, 1]  # extra cost of a false positive over a true negative
+    false_neg = k[1, 0] - k[0, 0]  # extra cost of a false negative over a true positive
     if false_pos <= 0 or false_neg <= 0:
-        raise ValueError("cost_matrix must make each error cost more than the correct "
-                         "decision (c(+|-) > c(-|-) and c(-|+) > c(+|+)).")
+        raise ValueError(
+            "cost_matrix must make each error cost more than the correct "
+            "decision (c(+|-) > c(-|-) and c(-|+) > c(+|+))."
+        )
     return float(false_pos / (false_pos + false_neg))

@@ -8,8 +8,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..utils.validation import (check_binary_labels, check_consistent_length, check_option,
-                                check_vector)
+from ..utils.validation import (
+    check_binary_labels,
+    check_consistent_length,
+    check_option,
+    check_vector,
+)
 
 __all__ = ["RocTable", "roc_table", "roc_curve", "roc_auc"]
 
@@ -52,8 +56,10 @@ class RocTable:
         rows.append(("TPR", [f"{v:.{decimals}g}" for v in self.tpr[cols]]))
         rows.append(("FPR", [f"{v:.{decimals}g}" for v in self.fpr[cols]]))
         width = max(len(c) for _, cells in rows for c in cells)
-        return "\n".join(f"{label:<13}" + " ".join(c.rjust(width) for c in cells)
-                         for label, cells in rows)
+        return "\n".join(
+            f"{label:<13}" + " ".join(c.rjust(width) for c in cells)
+            for label, cells in rows
+        )
 
 
 def _scores(y_true, y_score):
@@ -139,8 +145,13 @@ def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
     fp = last + 1 - tp
     tp, fp = np.append(0, tp), np.append(0, fp)
     n_pos, n_neg = tp[-1], fp[-1]
-    return RocTable(thresholds=np.append(np.inf, s_sorted[last]), tp=tp, fp=fp,
-                    tn=n_neg - fp, fn=n_pos - tp)
+    return RocTable(
+        thresholds=np.append(np.inf, s_sorted[last]),
+        tp=tp,
+        fp=fp,
+        tn=n_neg - fp,
+        fn=n_pos - tp,
+    )
 
 
 def roc_curve(y_true, y_score):
@@ -203,4 +214,4 @@ def roc_auc(y_true, y_score) -> float:
     pairs = pos.size * neg.size
     # #(s⁻ ≤ s⁺) + #(s⁻ < s⁺) = 2U; the second is all pairs but those with s⁺ ≤ s⁻
     two_u = _pairs_below(neg, pos) + pairs - _pairs_below(pos, neg)
-    return two_u / (2 * pairs)     # Python ints: one correctly rounded division
+    return two_u / (2 * pairs)  # Python ints: one correctly rounded division

@@ -31,17 +31,52 @@ biases w_k0 in column 0; λ is ``alpha``.
 
 from ._kernel_ridge import KernelRidge
 from ._kmeans import KMeansResult, cluster_widths, kmeans, kmeans_plusplus
-from ._mixture import COVARIANCE_FLOOR, MixtureResult, component_log_density, gaussian_mixture
+from ._mixture import (
+    COVARIANCE_FLOOR,
+    MixtureResult,
+    component_log_density,
+    gaussian_mixture,
+)
 from ._nadaraya_watson import NadarayaWatson, nadaraya_watson_weights
-from ._network import (ALTERNATING_RTOL, INNER_STEPS, RBFNetwork, gaussian_units,
-                       network_objective, rbf_design, ridge_weights)
+from ._network import (
+    ALTERNATING_RTOL,
+    INNER_STEPS,
+    RBFNetwork,
+    gaussian_units,
+    network_objective,
+    rbf_design,
+    ridge_weights,
+)
 from ._normalized import NormalizedRBFClassifier
-from ._regularization import (gaussian_series_coefficients, green_function_fft,
-                              green_function_quad, operator_symbol)
+from ._regularization import (
+    gaussian_series_coefficients,
+    green_function_fft,
+    green_function_quad,
+    operator_symbol,
+)
 
-__all__ = ["RBFNetwork", "KernelRidge", "NadarayaWatson", "NormalizedRBFClassifier",
-           "gaussian_units", "rbf_design", "ridge_weights", "network_objective",
-           "ALTERNATING_RTOL", "INNER_STEPS", "kmeans", "kmeans_plusplus", "cluster_widths",
-           "KMeansResult", "gaussian_mixture", "component_log_density", "MixtureResult",
-           "COVARIANCE_FLOOR", "nadaraya_watson_weights", "gaussian_series_coefficients",
-           "operator_symbol", "green_function_fft", "green_function_quad"]
+__all__ = [
+    "RBFNetwork",
+    "KernelRidge",
+    "NadarayaWatson",
+    "NormalizedRBFClassifier",
+    "gaussian_units",
+    "rbf_design",
+    "ridge_weights",
+    "network_objective",
+    "ALTERNATING_RTOL",
+    "INNER_STEPS",
+    "kmeans",
+    "kmeans_plusplus",
+    "cluster_widths",
+    "KMeansResult",
+    "gaussian_mixture",
+    "component_log_density",
+    "MixtureResult",
+    "COVARIANCE_FLOOR",
+    "nadaraya_watson_weights",
+    "gaussian_series_coefficients",
+    "operator_symbol",
+    "green_function_fft",
+    "green_function_quad",
+]

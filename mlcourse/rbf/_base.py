@@ -23,6 +23,7 @@ __all__ = ["check_positive", "check_count", "check_distinct"]
 if issubclass(NotFittedError, _SklearnNotFittedError):
     _NotFittedError = NotFittedError
 else:
+
     class _NotFittedError(NotFittedError, _SklearnNotFittedError):
         """mlcourse's NotFittedError that is scikit-learn's too (its estimator checks catch only
         theirs). Issue 14 makes mlcourse's the same class; then this is not needed."""
@@ -42,8 +43,11 @@ class _RBFEstimator(BaseEstimator):
         # Issue 14 makes mlcourse's BaseEstimator scikit-learn's, which has the base tags; until
         # then they are built here, as scikit-learn's BaseEstimator builds them.
         parent = getattr(super(), "__sklearn_tags__", None)
-        tags = (parent() if parent is not None
-                else Tags(estimator_type=None, target_tags=TargetTags(required=False)))
+        tags = (
+            parent()
+            if parent is not None
+            else Tags(estimator_type=None, target_tags=TargetTags(required=False))
+        )
         tags.target_tags.multi_output = self._multi_output_targets
         return tags
 
@@ -90,5 +94,7 @@ def check_distinct(X, n: int, name: str) -> None:
     """
     n_distinct = len(np.unique(X, axis=0))
     if n > n_distinct:
-        raise ValueError(f"{name}={n} is more than the number of distinct rows of X "
-                         f"({n_distinct}; n_samples = {len(X)}); use at most {n_distinct}.")
+        raise ValueError(
+            f"{name}={n} is more than the number of distinct rows of X "
+            f"({n_distinct}; n_samples = {len(X)}); use at most {n_distinct}."
+        )

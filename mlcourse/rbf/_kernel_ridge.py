@@ -80,18 +80,22 @@ class KernelRidge(RegressorMixin, _RBFEstimator):
         except ValueError as error:
             self._fail(error)
         G = _gram(kernel, X)
-        G.flat[::len(G) + 1] += self.alpha
+        G.flat[:: len(G) + 1] += self.alpha
         # Gᵀ is Fortran-ordered, so potrf factorises it in place: Gᵀ = UᵀU from its upper
         # triangle, which is G's lower one.
         c, info = lapack.dpotrf(G.T, lower=0, overwrite_a=1, clean=0)
         if info == 0:
             dual, info = lapack.dpotrs(c, y, lower=0)
         else:
-            warnings.warn("G + alpha·I is not positive definite (duplicated inputs with "
-                          "alpha = 0, or an indefinite kernel); using the least-squares "
-                          "solution instead.", RuntimeWarning, stacklevel=2)
+            warnings.warn(
+                "G + alpha·I is not positive definite (duplicated inputs with "
+                "alpha = 0, or an indefinite kernel); using the least-squares "
+                "solution instead.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
             G = _gram(kernel, X)
-            G.flat[::len(G) + 1] += self.alpha
+            G.flat[:: len(G) + 1] += self.alpha
             dual = linalg.lstsq(G, y, check_finite=False)[0]
         self.kernel_ = kernel
         self.X_fit_ = X

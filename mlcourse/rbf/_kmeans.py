@@ -75,8 +75,10 @@ def _means(X, labels, M):
     sparse (M, N) indicator product."""
     N, D = X.shape
     if D <= 16:
-        sums = np.stack([np.bincount(labels, weights=X[:, d], minlength=M) for d in range(D)],
-                        axis=1)
+        sums = np.stack(
+            [np.bincount(labels, weights=X[:, d], minlength=M) for d in range(D)],
+            axis=1,
+        )
     else:
         sums = sparse.csr_matrix((np.ones(N), (labels, np.arange(N))), shape=(M, N)) @ X
     return sums, np.bincount(labels, minlength=M)
@@ -92,8 +94,15 @@ def _partial_sq_dist(X, centers):
     return P
 
 
-def kmeans(X, n_clusters: int, *, init=None, random_state=None, max_iter: int = 300,
-           tol: float = 1e-4) -> KMeansResult:
+def kmeans(
+    X,
+    n_clusters: int,
+    *,
+    init=None,
+    random_state=None,
+    max_iter: int = 300,
+    tol: float = 1e-4,
+) -> KMeansResult:
     """Lloyd's algorithm: assign each point to its nearest centre, move each centre to the mean of
     its points, repeat (Bishop (9.2)–(9.4)). The distortion J = Σ_n ‖x_n − μ_{k(n)}‖² never rises.
 
@@ -130,13 +139,15 @@ def kmeans(X, n_clusters: int, *, init=None, random_state=None, max_iter: int = 
     else:
         centers = check_array(init, "init").copy()
         if centers.shape != (M, X.shape[1]):
-            raise ValueError(f"init must have shape {(M, X.shape[1])}; got {centers.shape}.")
+            raise ValueError(
+                f"init must have shape {(M, X.shape[1])}; got {centers.shape}."
+            )
     threshold = tol * float(np.mean(np.var(X, axis=0)))
     labels = np.full(len(X), -1)
     converged = False
     xx = np.einsum("ij,ij->i", X, X)
     for n_iter in range(1, max_iter + 1):
-        d2 = _partial_sq_dist(X, centers)           # + ‖x_n‖² = ‖x_n − μ_j‖², see below
+        d2 = _partial_sq_dist(X, centers)  # + ‖x_n‖² = ‖x_n − μ_j‖², see below
         new = np.argmin(d2, axis=1)
         if np.array_equal(new, labels):
             converged = True
@@ -145,14 +156,14 @@ def kmeans(X, n_clusters: int, *, init=None, random_state=None, max_iter: int = 
         sums, counts = _means(X, labels, M)
         if (counts == 0).any():
             d2 += xx[:, None]
-        while (counts == 0).any():                  # empty cluster: re-seed (see Notes)
+        while (counts == 0).any():  # empty cluster: re-seed (see Notes)
             j = int(np.flatnonzero(counts == 0)[0])
             own = d2[np.arange(len(X)), labels]
-            far = int(np.argmax(own))                # own > 0 somewhere: ≥ M distinct points
+            far = int(np.argmax(own))  # own > 0 somewhere: ≥ M distinct points
             counts[labels[far]] -= 1
             sums[labels[far]] -= X[far]
             labels[far], counts[j], sums[j] = j, 1, X[far]
-            d2[far, j] = 0.0                         # it is now its own centre
+            d2[far, j] = 0.0  # it is now its own centre
         new_centers = sums / counts[:, None]
         shift = float(np.sum((new_centers - centers) ** 2))
         centers = new_centers

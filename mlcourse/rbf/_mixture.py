@@ -20,7 +20,12 @@ from ..utils.validation import check_array, check_random_state, check_scalar
 from ._base import check_count
 from ._kmeans import kmeans
 
-__all__ = ["MixtureResult", "gaussian_mixture", "component_log_density", "COVARIANCE_FLOOR"]
+__all__ = [
+    "MixtureResult",
+    "gaussian_mixture",
+    "component_log_density",
+    "COVARIANCE_FLOOR",
+]
 
 # Covariance floor: every Σ_j gets COVARIANCE_FLOOR · s² added to its diagonal, s² the mean
 # per-feature variance of the training inputs (1 if they have none). A component that collapses
@@ -75,8 +80,11 @@ def component_log_density(X, means, covariances) -> np.ndarray:
     for j, (mu, S) in enumerate(zip(means, covariances)):
         L = linalg.cholesky(S, lower=True, check_finite=False)
         z = linalg.solve_triangular(L, (X - mu).T, lower=True, check_finite=False)
-        out[:, j] = (-0.5 * np.einsum("ij,ij->j", z, z) - np.log(np.diag(L)).sum()
-                     - 0.5 * D * LOG_2PI)
+        out[:, j] = (
+            -0.5 * np.einsum("ij,ij->j", z, z)
+            - np.log(np.diag(L)).sum()
+            - 0.5 * D * LOG_2PI
+        )
     return out
 
 
@@ -89,7 +97,7 @@ def _m_step(X, resp, floor):
     for j in range(len(Nk)):
         diff = X - means[j]
         covs[j] = (resp[:, j] * diff.T) @ diff / Nk[j]
-        covs[j].flat[::D + 1] += floor
+        covs[j].flat[:: D + 1] += floor
     return Nk / Nk.sum(), means, covs
 
 
@@ -100,8 +108,9 @@ def _e_step(X, weights, means, covs):
     return log_joint - log_px[:, None], float(log_px.mean())
 
 
-def gaussian_mixture(X, n_components: int, *, random_state=None, max_iter: int = 200,
-                     tol: float = 1e-6) -> MixtureResult:
+def gaussian_mixture(
+    X, n_components: int, *, random_state=None, max_iter: int = 200, tol: float = 1e-6
+) -> MixtureResult:
     """Fit a Gaussian mixture with full covariances by EM.
 
     Initialisation: k-means (:func:`~mlcourse.rbf.kmeans`, seeded by `random_state`); its hard
@@ -146,8 +155,20 @@ def gaussian_mixture(X, n_components: int, *, random_state=None, max_iter: int =
             converged = True
             break
     if not converged:
-        warnings.warn(f"EM stopped after max_iter={max_iter} iterations; the mean log-likelihood "
-                      f"changed by {history[-1] - history[-2]:.2e} > tol={tol:g} in the last "
-                      f"one.", ConvergenceWarning, stacklevel=2)
-    return MixtureResult(weights, means, covs, np.array(history), n_iter, converged, floor,
-                         np.exp(log_resp))
+        warnings.warn(
+            f"EM stopped after max_iter={max_iter} iterations; the mean log-likelihood "
+            f"changed by {history[-1] - history[-2]:.2e} > tol={tol:g} in the last "
+            f"one.",
+            ConvergenceWarning,
+            stacklevel=2,
+        )
+    return MixtureResult(
+        weights,
+        means,
+        covs,
+        np.array(history),
+        n_iter,
+        converged,
+        floor,
+        np.exp(log_resp),
+    )

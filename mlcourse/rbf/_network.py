@@ -18,12 +18,24 @@ from sklearn.base import RegressorMixin, TransformerMixin
 
 from ..exceptions import ConvergenceWarning
 from ..kernels import design_matrix, sq_dist
-from ..utils.validation import check_array, check_option, check_random_state, check_scalar
+from ..utils.validation import (
+    check_array,
+    check_option,
+    check_random_state,
+    check_scalar,
+)
 from ._base import _RBFEstimator, check_count, check_distinct, check_positive
 from ._kmeans import cluster_widths, kmeans
 
-__all__ = ["gaussian_units", "rbf_design", "ridge_weights", "network_objective", "RBFNetwork",
-           "ALTERNATING_RTOL", "INNER_STEPS"]
+__all__ = [
+    "gaussian_units",
+    "rbf_design",
+    "ridge_weights",
+    "network_objective",
+    "RBFNetwork",
+    "ALTERNATING_RTOL",
+    "INNER_STEPS",
+]
 
 # The alternating scheme (train="alternating") stops when a round lowers J by less than
 # ALTERNATING_RTOL·J (L-BFGS-B's own default stopping rule, factr = 1e7, is 1e7·ε ≈ 2.2e-9
@@ -46,20 +58,26 @@ def gaussian_units(X, centers, widths) -> np.ndarray:
     """
     widths = np.asarray(widths, dtype=float)
     if widths.ndim != 1 or widths.size != len(centers):
-        raise ValueError(f"widths must have one entry per centre ({len(centers)}); got shape "
-                         f"{widths.shape}.")
+        raise ValueError(
+            f"widths must have one entry per centre ({len(centers)}); got shape "
+            f"{widths.shape}."
+        )
     if not np.all(np.isfinite(widths)) or np.any(widths <= 0):
         raise ValueError("widths must be positive and finite.")
     P = sq_dist(X, centers)
-    P *= -0.5 / widths**2               # in place: no temporary (N, M) arrays
+    P *= -0.5 / widths**2  # in place: no temporary (N, M) arrays
     return np.exp(P, out=P)
 
 
 def rbf_design(X, centers, widths) -> np.ndarray:
     """Φ̃ = [1, Φ], shape (N, M+1): the bias unit φ₀ = 1 first, then the Gaussian units
     (:func:`gaussian_units`), built by :func:`mlcourse.kernels.design_matrix`."""
-    return design_matrix(X, lambda X_: gaussian_units(X_, centers, widths), bias=True,
-                         name="gaussian_units")
+    return design_matrix(
+        X,
+        lambda X_: gaussian_units(X_, centers, widths),
+        bias=True,
+        name="gaussian_units",
+    )
 
 
 def ridge_weights(Phi, T, alpha: float, route: str = "auto") -> np.ndarray:
@@ -100,12 +118,16 @@ def ridge_weights(Phi, T, alpha: float, route: str = "auto") -> np.ndarray:
     # The Gram matrices through SciPy's BLAS (syrk fills the upper triangle, which Cholesky reads;
     # see mlcourse.kernels.sq_dist on mixing NumPy's and SciPy's BLAS).
     A = _blas.dsyrk(1.0, Phi, trans=1 if route == "primal" else 0)
-    A.flat[::len(A) + 1] += alpha
+    A.flat[:: len(A) + 1] += alpha
     try:
         factor = linalg.cho_factor(A, lower=False, overwrite_a=True, check_finite=False)
     except linalg.LinAlgError:
-        warnings.warn(f"ΦᵀΦ + λI is numerically singular (alpha={alpha:g}); using the "
-                      "minimum-norm least-squares solution instead.", RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"ΦᵀΦ + λI is numerically singular (alpha={alpha:g}); using the "
+            "minimum-norm least-squares solution instead.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         aug = np.vstack([Phi, np.sqrt(alpha) * np.eye(P)]) if alpha > 0 else Phi
         rhs = np.concatenate([T, np.zeros((P,) + T.shape[1:])]) if alpha > 0 else T
         return linalg.lstsq(aug, rhs, check_finite=False)[0]
@@ -141,10 +163,10 @@ def network_objective(X, T, W, centers, widths, alpha: float = 0.0):
     grads : tuple (dW of shape (C, M+1), dcenters of shape (M, D), dwidths of shape (M,))
     """
     Phi = gaussian_units(X, centers, widths)
-    E = T - W[:, 0] - Phi @ W[:, 1:].T                               # (N, C)
+    E = T - W[:, 0] - Phi @ W[:, 1:].T  # (N, C)
     J = 0.5 * float(np.sum(E**2)) + 0.5 * alpha * float(np.sum(W**2))
     dW = -E.T @ np.column_stack([np.ones(len(X)), Phi]) + alpha * W
-    B = (E @ W[:, 1:]) * Phi                           # b_nj = φ_j(x_n) Σ_k e_nk w_kj, (N, M)
+    B = (E @ W[:, 1:]) * Phi  # b_nj = φ_j(x_n) Σ_k e_nk w_kj, (N, M)
     s2 = widths**2
     dcenters = -(B.T @ X - B.sum(axis=0)[:, None] * centers) / s2[:, None]
     dwidths = -np.einsum("nj,nj->j", B, sq_dist(X, centers)) / (s2 * widths)
@@ -157,8 +179,11 @@ def _pack(W, centers, widths):
 
 def _unpack(theta, C, M, D):
     nW = C * (M + 1)
-    return (theta[:nW].reshape(C, M + 1), theta[nW:nW + M * D].reshape(M, D),
-            np.exp(theta[nW + M * D:]))
+    return (
+        theta[:nW].reshape(C, M + 1),
+        theta[nW : nW + M * D].reshape(M, D),
+        np.exp(theta[nW + M * D :]),
+    )
 
 
 class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
@@ -206,8 +231,15 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
     n_features_in_ : int
     """
 
-    def __init__(self, n_centers=10, width=None, alpha=1e-6, train="kmeans", max_iter=200,
-                 random_state=None):
+    def __init__(
+        self,
+        n_centers=10,
+        width=None,
+        alpha=1e-6,
+        train="kmeans",
+        max_iter=200,
+        random_state=None,
+    ):
         self.n_centers = n_centers
         self.width = width
         self.alpha = alpha
@@ -242,21 +274,28 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         T = y[:, None] if y.ndim == 1 else y
         km = kmeans(X, M, random_state=rng, max_iter=max_iter)
         centers = km.centers
-        widths = (cluster_widths(X, centers, km.labels) if self.width is None
-                  else np.full(M, float(self.width)))
+        widths = (
+            cluster_widths(X, centers, km.labels)
+            if self.width is None
+            else np.full(M, float(self.width))
+        )
         design = rbf_design(X, centers, widths)
         W = ridge_weights(design, T, self.alpha).T
         alpha = float(self.alpha)
         if train == "kmeans":
             # J of network_objective, from the design matrix already built
-            J = 0.5 * float(np.sum((T - design @ W.T) ** 2)) + 0.5 * alpha * float(np.sum(W**2))
+            J = 0.5 * float(np.sum((T - design @ W.T) ** 2)) + 0.5 * alpha * float(
+                np.sum(W**2)
+            )
             n_iter, curve = km.n_iter, [J]
         elif train == "gradient":
-            W, centers, widths, n_iter, curve = _fit_joint(X, T, W, centers, widths, alpha,
-                                                           max_iter)
+            W, centers, widths, n_iter, curve = _fit_joint(
+                X, T, W, centers, widths, alpha, max_iter
+            )
         else:
-            W, centers, widths, n_iter, curve = _fit_alternating(X, T, W, centers, widths,
-                                                                 alpha, max_iter)
+            W, centers, widths, n_iter, curve = _fit_alternating(
+                X, T, W, centers, widths, alpha, max_iter
+            )
         self.centers_, self.widths_ = centers, widths
         if y.ndim == 1:
             self.coef_, self.intercept_ = W[0, 1:], float(W[0, 0])
@@ -280,22 +319,32 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
 
 def _fit_joint(X, T, W, centers, widths, alpha, max_iter):
     """Minimise J over (W, μ, ln σ) jointly by L-BFGS-B with the analytic gradient."""
-    (C, P), (M, D) = W.shape, centers.shape
+    C, (M, D) = W.shape[0], centers.shape
 
     def fun(theta):
         J, (dW, dc, ds) = network_objective(X, T, *_unpack(theta, C, M, D), alpha)
         w = np.exp(theta[-M:])
-        return J, np.concatenate([dW.ravel(), dc.ravel(), ds * w])      # ∂J/∂ln σ = σ ∂J/∂σ
+        return J, np.concatenate([dW.ravel(), dc.ravel(), ds * w])  # ∂J/∂ln σ = σ ∂J/∂σ
 
-    def record(intermediate_result):            # SciPy passes the iterate by this name
+    def record(intermediate_result):  # SciPy passes the iterate by this name
         curve.append(float(intermediate_result.fun))
 
     curve = [fun(_pack(W, centers, widths))[0]]
-    res = optimize.minimize(fun, _pack(W, centers, widths), jac=True, method="L-BFGS-B",
-                            options={"maxiter": max_iter}, callback=record)
+    res = optimize.minimize(
+        fun,
+        _pack(W, centers, widths),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": max_iter},
+        callback=record,
+    )
     if res.status == 1:
-        warnings.warn(f"L-BFGS-B stopped after max_iter={max_iter} iterations before "
-                      "converging; raise max_iter.", ConvergenceWarning, stacklevel=3)
+        warnings.warn(
+            f"L-BFGS-B stopped after max_iter={max_iter} iterations before "
+            "converging; raise max_iter.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
     W, centers, widths = _unpack(res.x, C, M, D)
     return W, centers, widths, int(res.nit), curve
 
@@ -307,16 +356,22 @@ def _fit_alternating(X, T, W, centers, widths, alpha, max_iter):
     M, D = centers.shape
 
     def fun(theta, W):
-        c, w = theta[:M * D].reshape(M, D), np.exp(theta[M * D:])
+        c, w = theta[: M * D].reshape(M, D), np.exp(theta[M * D :])
         J, (_, dc, ds) = network_objective(X, T, W, c, w, alpha)
         return J, np.concatenate([dc.ravel(), ds * w])
 
     curve = [network_objective(X, T, W, centers, widths, alpha)[0]]
     n_round = 0
     for n_round in range(1, max_iter + 1):
-        res = optimize.minimize(fun, np.concatenate([centers.ravel(), np.log(widths)]), args=(W,),
-                                jac=True, method="L-BFGS-B", options={"maxiter": INNER_STEPS})
-        centers, widths = res.x[:M * D].reshape(M, D), np.exp(res.x[M * D:])
+        res = optimize.minimize(
+            fun,
+            np.concatenate([centers.ravel(), np.log(widths)]),
+            args=(W,),
+            jac=True,
+            method="L-BFGS-B",
+            options={"maxiter": INNER_STEPS},
+        )
+        centers, widths = res.x[: M * D].reshape(M, D), np.exp(res.x[M * D :])
         curve.append(float(res.fun))
         W = ridge_weights(rbf_design(X, centers, widths), T, alpha).T
         curve.append(network_objective(X, T, W, centers, widths, alpha)[0])

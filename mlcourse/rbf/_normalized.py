@@ -88,19 +88,27 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
             check_classification_targets(y)
             classes, idx = np.unique(y, return_inverse=True)
             if len(classes) < 2:
-                raise ValueError(f"y has only one class ({classes[0]!r}); a classifier "
-                                 "needs at least two.")
+                raise ValueError(
+                    f"y has only one class ({classes[0]!r}); a classifier "
+                    "needs at least two."
+                )
             check_distinct(X, M, "n_components")
         except ValueError as error:
             self._fail(error)
         mix = gaussian_mixture(X, M, random_state=rng, max_iter=max_iter, tol=tol)
         R = mix.responsibilities
-        counts = np.stack([R[idx == k].sum(axis=0) for k in range(len(classes))], axis=1)
+        counts = np.stack(
+            [R[idx == k].sum(axis=0) for k in range(len(classes))], axis=1
+        )
         # The pseudo-count _TINY (10ε), spread over the classes by their frequencies, only
         # matters for a component with no members: its row is then the class frequencies, not 0/0.
         prior = np.bincount(idx, minlength=len(classes)) / len(idx)
         w = (counts + _TINY * prior) / (counts.sum(axis=1, keepdims=True) + _TINY)
-        self.means_, self.covariances_, self.weights_ = mix.means, mix.covariances, mix.weights
+        self.means_, self.covariances_, self.weights_ = (
+            mix.means,
+            mix.covariances,
+            mix.weights,
+        )
         self.class_given_component_ = w
         self.classes_ = classes
         self.n_iter_, self.converged_ = mix.n_iter, mix.converged
@@ -110,8 +118,9 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
     def component_posterior(self, X) -> np.ndarray:
         """φ_j(x) = P(j | x) = P_j p(x | j) / Σ_l P_l p(x | l), shape (n, M) (via ``logsumexp``)."""
         X = self._validate_predict(X)
-        log_joint = component_log_density(X, self.means_, self.covariances_) + \
-            np.log(self.weights_)
+        log_joint = component_log_density(X, self.means_, self.covariances_) + np.log(
+            self.weights_
+        )
         return np.exp(log_joint - logsumexp(log_joint, axis=1, keepdims=True))
 
     def predict_proba(self, X) -> np.ndarray:
@@ -120,5 +129,5 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
 
     def predict(self, X) -> np.ndarray:
         """The most probable class of each row of `X`, a label from ``classes_``."""
-        proba = self.predict_proba(X)          # first: it raises NotFittedError before fit
+        proba = self.predict_proba(X)  # first: it raises NotFittedError before fit
         return self.classes_[np.argmax(proba, axis=1)]

@@ -21,8 +21,12 @@ from scipy import integrate
 from ..utils.validation import check_scalar
 from ._base import check_count, check_positive
 
-__all__ = ["gaussian_series_coefficients", "operator_symbol", "green_function_fft",
-           "green_function_quad"]
+__all__ = [
+    "gaussian_series_coefficients",
+    "operator_symbol",
+    "green_function_fft",
+    "green_function_quad",
+]
 
 
 def gaussian_series_coefficients(sigma: float, n_terms: int) -> np.ndarray:
@@ -109,8 +113,17 @@ def green_function_quad(inverse_symbol, x, epsabs: float = 1e-12):
     G, err = np.empty_like(x), np.empty_like(x)
     for i, xi in enumerate(x):
         if xi == 0:
-            G[i], err[i] = integrate.quad(inverse_symbol, 0, np.inf, epsabs=epsabs, limit=200)
+            G[i], err[i] = integrate.quad(
+                inverse_symbol, 0, np.inf, epsabs=epsabs, limit=200
+            )
         else:
-            G[i], err[i] = integrate.quad(inverse_symbol, 0, np.inf, weight="cos",
-                                          wvar=abs(xi), epsabs=epsabs, limlst=200)
+            G[i], err[i] = integrate.quad(
+                inverse_symbol,
+                0,
+                np.inf,
+                weight="cos",
+                wvar=abs(xi),
+                epsabs=epsabs,
+                limlst=200,
+            )
     return G / np.pi, err / np.pi

@@ -19,22 +19,72 @@ same re-estimation and sparsity factors serve; :func:`fit_em_classifier` and
 """
 
 from ..exceptions import ConvergenceWarning
-from ._fast import (ALIGNMENT_GAIN, ALIGNMENT_MAX, ALIGNMENT_Z, BETA_UPDATE_START, HOLD_STEP,
-                    alpha_marginal, fit_sequential, optimal_alpha, sparsity_quality)
-from ._em import fit_em
-from ._loop_state import EvidenceFit, SBLFit
-from ._regressor import RVMRegressor
-from ._reestimate import NOISE_FLOOR, evidence_gradient, reestimate
-from ._sparse_bayes import (PRUNE_ALPHA, RCOND_MIN, Posterior, log_evidence, log_evidence_direct,
-                            posterior)
-from ._classification_loops import ClassifierFit, fit_em_classifier, fit_sequential_classifier
+from ._classification_loops import (
+    ClassifierFit,
+    fit_em_classifier,
+    fit_sequential_classifier,
+)
 from ._classifier import RVMClassifier
-from ._laplace_step import NEWTON_TOL, LaplacePosterior, laplace_posterior, working_problem
+from ._em import fit_em
+from ._fast import (
+    ALIGNMENT_GAIN,
+    ALIGNMENT_MAX,
+    ALIGNMENT_Z,
+    BETA_UPDATE_START,
+    HOLD_STEP,
+    alpha_marginal,
+    fit_sequential,
+    optimal_alpha,
+    sparsity_quality,
+)
+from ._laplace_step import (
+    NEWTON_TOL,
+    LaplacePosterior,
+    laplace_posterior,
+    working_problem,
+)
+from ._loop_state import EvidenceFit, SBLFit
+from ._reestimate import NOISE_FLOOR, evidence_gradient, reestimate
+from ._regressor import RVMRegressor
+from ._sparse_bayes import (
+    PRUNE_ALPHA,
+    RCOND_MIN,
+    Posterior,
+    log_evidence,
+    log_evidence_direct,
+    posterior,
+)
 
-__all__ = ["RVMRegressor", "RVMClassifier", "laplace_posterior", "working_problem",
-           "LaplacePosterior", "fit_em_classifier", "fit_sequential_classifier", "ClassifierFit",
-           "NEWTON_TOL", "ConvergenceWarning", "posterior", "log_evidence",
-           "log_evidence_direct", "evidence_gradient", "reestimate", "sparsity_quality",
-           "alpha_marginal", "optimal_alpha", "fit_em", "fit_sequential", "Posterior", "SBLFit",
-           "EvidenceFit", "PRUNE_ALPHA", "RCOND_MIN", "NOISE_FLOOR", "ALIGNMENT_MAX", "ALIGNMENT_Z",
-           "ALIGNMENT_GAIN", "BETA_UPDATE_START", "HOLD_STEP"]
+__all__ = [
+    "RVMRegressor",
+    "RVMClassifier",
+    "laplace_posterior",
+    "working_problem",
+    "LaplacePosterior",
+    "fit_em_classifier",
+    "fit_sequential_classifier",
+    "ClassifierFit",
+    "NEWTON_TOL",
+    "ConvergenceWarning",
+    "posterior",
+    "log_evidence",
+    "log_evidence_direct",
+    "evidence_gradient",
+    "reestimate",
+    "sparsity_quality",
+    "alpha_marginal",
+    "optimal_alpha",
+    "fit_em",
+    "fit_sequential",
+    "Posterior",
+    "SBLFit",
+    "EvidenceFit",
+    "PRUNE_ALPHA",
+    "RCOND_MIN",
+    "NOISE_FLOOR",
+    "ALIGNMENT_MAX",
+    "ALIGNMENT_Z",
+    "ALIGNMENT_GAIN",
+    "BETA_UPDATE_START",
+    "HOLD_STEP",
+]

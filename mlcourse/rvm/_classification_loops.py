@@ -22,7 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..utils.validation import check_array, check_option, check_scalar
-from ._fast import _ACTION, MAX_DROP, MIN_GAIN, alpha_marginal, optimal_alpha, sparsity_quality
+from ._fast import (
+    _ACTION,
+    MAX_DROP,
+    MIN_GAIN,
+    alpha_marginal,
+    optimal_alpha,
+    sparsity_quality,
+)
 from ._laplace_step import LaplacePosterior, _check_targets, _laplace, working_problem
 from ._loop_state import EvidenceFit
 from ._reestimate import _mackay
@@ -58,15 +65,26 @@ def _setup(Phi, t, max_iter, tol):
     return Phi / scale, T, scale, 1 if T.ndim == 1 else T.shape[1]
 
 
-def _result(alpha, lp: LaplacePosterior, scale, squeeze, n_iter, converged, history, actions=()):
+def _result(
+    alpha, lp: LaplacePosterior, scale, squeeze, n_iter, converged, history, actions=()
+):
     """Back to the original scale: αᵢ = α̃ᵢ‖φᵢ‖², wᵢ = w̃ᵢ/‖φᵢ‖, W (Σ = WᵀW) likewise."""
     full_scale = np.broadcast_to(scale, alpha.shape).ravel()
     active = np.flatnonzero(np.isfinite(alpha).ravel())
     s = full_scale[active]
     out = alpha * scale**2
     history.append(lp.log_evidence)
-    return ClassifierFit(out[0] if squeeze else out, active, lp.mean / s, lp.W / s[None, :],
-                         lp.log_evidence, n_iter, converged, history, list(actions))
+    return ClassifierFit(
+        out[0] if squeeze else out,
+        active,
+        lp.mean / s,
+        lp.W / s[None, :],
+        lp.log_evidence,
+        n_iter,
+        converged,
+        history,
+        list(actions),
+    )
 
 
 def _weights(alpha, lp):
@@ -76,8 +94,9 @@ def _weights(alpha, lp):
     return W
 
 
-def fit_em_classifier(Phi, t, *, rule: str = "mackay", alpha0=1.0, max_iter: int = 1000,
-                      tol: float = 1e-3) -> ClassifierFit:
+def fit_em_classifier(
+    Phi, t, *, rule: str = "mackay", alpha0=1.0, max_iter: int = 1000, tol: float = 1e-3
+) -> ClassifierFit:
     """Re-estimate every α at the Laplace mode until it settles (lecture 000; Tipping 2001 §3).
 
     Each iteration finds w* and Σ at the current α (Newton, warm started), then
@@ -108,8 +127,10 @@ def fit_em_classifier(Phi, t, *, rule: str = "mackay", alpha0=1.0, max_iter: int
     else:
         a0 = np.asarray(alpha0, float)
         if a0.size != np.prod(shape):
-            raise ValueError(f"alpha0 must be a scalar or have {np.prod(shape)} entries; "
-                             f"got shape {a0.shape}.")
+            raise ValueError(
+                f"alpha0 must be a scalar or have {np.prod(shape)} entries; "
+                f"got shape {a0.shape}."
+            )
         alpha = _check_alpha(a0.reshape(shape), "alpha0") / scale**2
     W, history, converged, it = np.zeros(shape), [], False, 0
     for it in range(1, max_iter + 1):
@@ -134,7 +155,9 @@ def fit_em_classifier(Phi, t, *, rule: str = "mackay", alpha0=1.0, max_iter: int
     return _result(alpha, lp, scale, K == 1 and T.ndim == 1, it, converged, history)
 
 
-def fit_sequential_classifier(Phi, t, *, max_iter: int = 1000, tol: float = 1e-3) -> ClassifierFit:
+def fit_sequential_classifier(
+    Phi, t, *, max_iter: int = 1000, tol: float = 1e-3
+) -> ClassifierFit:
     """Tipping & Faul's (2003) sequential algorithm for classification, from the empty model.
 
     Each iteration takes the Laplace approximation at the current α, the sparsity and quality
@@ -165,7 +188,7 @@ def fit_sequential_classifier(Phi, t, *, max_iter: int = 1000, tol: float = 1e-3
     def refit(W):
         return _laplace(B, T, alpha, W)
 
-    def rounding(lp):                         # how well the Laplace ln p is known (MAX_DROP)
+    def rounding(lp):  # how well the Laplace ln p is known (MAX_DROP)
         return MAX_DROP * (abs(lp.log_evidence) + n_rows)
 
     lp = refit(np.zeros(alpha.shape))
@@ -177,9 +200,9 @@ def fit_sequential_classifier(Phi, t, *, max_iter: int = 1000, tol: float = 1e-3
         s, q, _, _ = sparsity_quality(R, tau, a, 1.0)
         new = optimal_alpha(s, q)
         new[new > PRUNE_ALPHA] = np.inf
-        lost = ~(new > 0)                     # s = 0: a column that is zero on every sample
+        lost = ~(new > 0)  # s = 0: a column that is zero on every sample
         new[lost] = a[lost]
-        with np.errstate(invalid="ignore"):   # inf − inf for candidates that stay out
+        with np.errstate(invalid="ignore"):  # inf − inf for candidates that stay out
             gain = alpha_marginal(new, s, q) - alpha_marginal(a, s, q)
         gain[lost | np.isnan(gain)] = -np.inf
         j = int(np.argmax(gain))
@@ -193,6 +216,3 @@ def fit_sequential_classifier(Phi, t, *, max_iter: int = 1000, tol: float = 1e-3
         W.flat[j] = W.flat[j] if np.isfinite(new[j]) else 0.0
         lp = refit(W)
     return _result(alpha, lp, scale, T.ndim == 1, it, converged, history, actions)
-
-
-

@@ -78,8 +78,16 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
         The model fitted: two classes, or how K > 2 were handled.
     """
 
-    def __init__(self, kernel="rbf", gamma=1.0, bias=True, method="fast", max_iter=5000,
-                 tol=1e-3, multiclass="softmax"):
+    def __init__(
+        self,
+        kernel="rbf",
+        gamma=1.0,
+        bias=True,
+        method="fast",
+        max_iter=5000,
+        tol=1e-3,
+        multiclass="softmax",
+    ):
         self.kernel = kernel
         self.gamma = gamma
         self.bias = bias
@@ -109,7 +117,7 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
             Bad input (NaN, inconsistent lengths, a single class, continuous targets) or bad
             hyperparameters (unknown kernel, method or multiclass, gamma ≤ 0, …).
         """
-        self._reset()                      # first: a failed fit leaves the estimator unfitted
+        self._reset()  # first: a failed fit leaves the estimator unfitted
         X, classes, idx = self._validate_data(X, y)
         kernel = get_kernel(self.kernel, gamma=self.gamma)
         method = check_option(self.method, "method", _METHODS)
@@ -128,9 +136,12 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
         loop = fit_sequential_classifier if method == "fast" else fit_em_classifier
         fits = [loop(Phi, t, max_iter=self.max_iter, tol=self.tol) for t in targets]
         if not all(f.converged for f in fits):
-            warnings.warn(f"RVMClassifier(method={method!r}) stopped after max_iter="
-                          f"{self.max_iter} iterations before reaching tol={self.tol}.",
-                          ConvergenceWarning, stacklevel=2)
+            warnings.warn(
+                f"RVMClassifier(method={method!r}) stopped after max_iter="
+                f"{self.max_iter} iterations before reaching tol={self.tol}.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         self._store(fits, Phi.shape[1], n, X)
         self.kernel_, self.classes_ = kernel, classes
         self.multiclass_ = "binary" if K == 2 else multiclass
@@ -138,16 +149,16 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
 
     def _store(self, fits, M, n, X):
         """coef_, alpha_, intercept_, sigma_ … from the loops' results over M basis functions."""
-        weights = np.vstack([f.weights.reshape(-1, M) for f in fits])          # (K′, M)
+        weights = np.vstack([f.weights.reshape(-1, M) for f in fits])  # (K′, M)
         alpha = np.vstack([f.alpha.reshape(-1, M) for f in fits])
         used = np.isfinite(alpha).any(axis=0)
         rv = np.flatnonzero(used[:n])
-        cols = np.r_[rv, n] if M > n else rv                # the bias column last, if any
+        cols = np.r_[rv, n] if M > n else rv  # the bias column last, if any
         sigma = np.zeros((len(weights), len(rv) + 1, len(rv) + 1))
         row = 0
         for f in fits:
             k_here = f.alpha.size // M
-            where = np.full((k_here, M), -1)                # position in f.active, per weight
+            where = np.full((k_here, M), -1)  # position in f.active, per weight
             where.flat[f.active] = np.arange(len(f.active))
             cov = f.cov
             for k in range(k_here):
@@ -155,7 +166,7 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
                 ok = pos >= 0
                 block = np.zeros((len(cols), len(cols)))
                 block[np.ix_(ok, ok)] = cov[np.ix_(pos[ok], pos[ok])]
-                sigma[row, :len(cols), :len(cols)] = block
+                sigma[row, : len(cols), : len(cols)] = block
                 row += 1
         self.relevance_indices_ = rv
         self.relevance_vectors_ = X[rv]
@@ -171,8 +182,14 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
     def _features(self, X):
         """Validated X (fitted, same columns as in ``fit``) and Φ = [k(X, relevance vectors), 1],
         shape (n, n_rv + 1)."""
-        return design_matrix(self._check_X(X), self.kernel_, self.relevance_vectors_, bias=True,
-                             bias_last=True, name="kernel")
+        return design_matrix(
+            self._check_X(X),
+            self.kernel_,
+            self.relevance_vectors_,
+            bias=True,
+            bias_last=True,
+            name="kernel",
+        )
 
     def _activations(self, X, Phi=None):
         """a = ΦWᵀ + w₀ at the posterior mode, shape (n, K′): linear in the features Φ(X), not
@@ -198,19 +215,21 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
             same approximation per class, ignoring the covariances between classes). For
             "ovr" the K moderated one-vs-rest probabilities are normalised to sum to 1.
         """
-        self._check_fitted()                           # NotFittedError before any attribute
+        self._check_fitted()  # NotFittedError before any attribute
         method = check_option(method, "method", _PROBA)
         if method == "plugin" and self.multiclass_ != "ovr":
-            return super().predict_proba(X)            # σ(a) or softmax(a) at the mode
+            return super().predict_proba(X)  # σ(a) or softmax(a) at the mode
         Phi = self._features(X)
         a = self._activations(X, Phi)
         if method == "moderated":
-            var = np.maximum(np.einsum("ni,kij,nj->nk", Phi, self.sigma_, Phi), 0.0)  # φᵀΣφ
+            var = np.maximum(
+                np.einsum("ni,kij,nj->nk", Phi, self.sigma_, Phi), 0.0
+            )  # φᵀΣφ
             if a.shape[1] == 1:
                 p = probit_approximation(a[:, 0], var[:, 0])
                 return np.column_stack([1.0 - p, p])
-            a = a / np.sqrt(1.0 + np.pi * var / 8.0)       # κ(σ_k²)μ_k, Bishop (4.154)
+            a = a / np.sqrt(1.0 + np.pi * var / 8.0)  # κ(σ_k²)μ_k, Bishop (4.154)
             if self.multiclass_ == "softmax":
                 return softmax(a, axis=1)
-        p = sigmoid(a)                                     # "ovr": K one-vs-rest probabilities
+        p = sigmoid(a)  # "ovr": K one-vs-rest probabilities
         return p / p.sum(axis=1, keepdims=True)

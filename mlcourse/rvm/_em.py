@@ -6,14 +6,29 @@ from __future__ import annotations
 import numpy as np
 
 from ..utils.validation import check_scalar
-from ._loop_state import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
+from ._loop_state import (
+    SBLFit,
+    _check_loop_args,
+    _initial_alpha,
+    _normalise,
+    _result,
+    _Tracker,
+)
 from ._reestimate import _mackay
 
 __all__ = ["fit_em"]
 
 
-def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0=1.0,
-           max_iter: int = 5000, tol: float = 1e-3) -> SBLFit:
+def fit_em(
+    Phi,
+    t,
+    beta0: float,
+    *,
+    fix_beta: bool = False,
+    alpha0=1.0,
+    max_iter: int = 5000,
+    tol: float = 1e-3,
+) -> SBLFit:
     """The lecture's re-estimation loop: αᵢ ← γᵢ/mᵢ², β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ), pruning αᵢ → ∞.
 
     Lecture 001 / Bishop (7.87)–(7.88) ("em" in :class:`RVMRegressor`; strictly it is MacKay's
@@ -52,8 +67,11 @@ def fit_em(Phi, t, beta0: float, *, fix_beta: bool = False, alpha0=1.0,
         beta_new = beta if fix_beta else trk.beta_update()
         kept = np.isfinite(new)
         change = np.abs(np.log(new[kept] / alpha[act][kept]))
-        converged = kept.all() and (change.max(initial=0.0) < tol) and \
-            abs(np.log(beta_new / beta)) < tol
+        converged = (
+            kept.all()
+            and (change.max(initial=0.0) < tol)
+            and abs(np.log(beta_new / beta)) < tol
+        )
         alpha[act], beta = new, beta_new
         if converged:
             break

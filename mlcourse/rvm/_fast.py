@@ -9,14 +9,26 @@ time, starting from the empty model.
 from __future__ import annotations
 
 import numpy as np
-
 from scipy.linalg import qr
 
 from ..utils.validation import check_scalar
-from ._loop_state import SBLFit, _check_loop_args, _initial_alpha, _normalise, _result, _Tracker
+from ._loop_state import (
+    SBLFit,
+    _check_loop_args,
+    _initial_alpha,
+    _normalise,
+    _result,
+    _Tracker,
+)
 from ._span import _Span
-from ._sparse_bayes import (PRUNE_ALPHA, _check_alpha, _covariance_root, _posterior, _split,
-                            _tri_solve)
+from ._sparse_bayes import (
+    PRUNE_ALPHA,
+    _check_alpha,
+    _covariance_root,
+    _posterior,
+    _split,
+    _tri_solve,
+)
 
 # β is held at its initial value for the first iterations, so that the first basis functions are
 # added against a modest noise level rather than against β⁻¹ = ‖t‖²/N of the empty model; from
@@ -82,13 +94,25 @@ MAX_DROP = 1e-15
 # first choice on [0, 20]), and the bias can still join from the second addition on. So the
 # regressor's bias column joins the empty model only if no other column gains (`not_first`).
 
-__all__ = ["BETA_UPDATE_START", "HOLD_STEP", "ALIGNMENT_MAX", "ALIGNMENT_Z", "ALIGNMENT_GAIN",
-           "MIN_GAIN", "MAX_DROP", "sparsity_quality", "alpha_marginal", "optimal_alpha",
-           "fit_sequential"]
+__all__ = [
+    "BETA_UPDATE_START",
+    "HOLD_STEP",
+    "ALIGNMENT_MAX",
+    "ALIGNMENT_Z",
+    "ALIGNMENT_GAIN",
+    "MIN_GAIN",
+    "MAX_DROP",
+    "sparsity_quality",
+    "alpha_marginal",
+    "optimal_alpha",
+    "fit_sequential",
+]
 
 
 def sparsity_quality(Phi, t, alpha, beta):
-    """Sparsity and quality factors of every basis function (Tipping & Faul 2003; Bishop 7.98–7.103).
+    """Sparsity and quality factors of every basis function.
+
+    Tipping & Faul (2003); Bishop (7.98)–(7.103).
 
     Sᵢ = φᵢᵀC⁻¹φᵢ and Qᵢ = φᵢᵀC⁻¹t with C the covariance of the current model; sᵢ and qᵢ are
     the same with φᵢ left out of C: sᵢ = αᵢSᵢ/(αᵢ − Sᵢ), qᵢ = αᵢQᵢ/(αᵢ − Sᵢ) (sᵢ = Sᵢ, qᵢ = Qᵢ
@@ -101,14 +125,22 @@ def sparsity_quality(Phi, t, alpha, beta):
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     post = _posterior(Phi, t, alpha, beta, active)
     rb = np.sqrt(beta)
-    Pb = np.column_stack([Phi, t]) * (rb[:, None] if beta.ndim else rb)    # B^½[Φ, t]
+    Pb = np.column_stack([Phi, t]) * (rb[:, None] if beta.ndim else rb)  # B^½[Φ, t]
     act = np.flatnonzero(active)
     Q, R = qr(Pb[:, act], mode="economic", check_finite=False)
     C = Q.T @ Pb
     P = Pb - Q @ C
     T, y, _ = _covariance_root(R, C[:, -1], alpha[act])
-    return _factors(np.einsum("ij,ij->j", P[:, :-1], P[:, :-1]), P[:, :-1].T @ P[:, -1],
-                    C[:, :-1], T, y, alpha, act, post)
+    return _factors(
+        np.einsum("ij,ij->j", P[:, :-1], P[:, :-1]),
+        P[:, :-1].T @ P[:, -1],
+        C[:, :-1],
+        T,
+        y,
+        alpha,
+        act,
+        post,
+    )
 
 
 def _factors(pn, pt, C, T, y, alpha, act, post):
@@ -152,13 +184,15 @@ def _leave_one_out(a, S, Q, post):
     rest = ~well
     denom = a[rest] - S[rest]
     s[rest], q[rest] = a[rest] * S[rest] / denom, a[rest] * Q[rest] / denom
-    return np.maximum(s, 0.0), q              # s = φᵀC₋ᵢ⁻¹φ ≥ 0 (clip rounding)
+    return np.maximum(s, 0.0), q  # s = φᵀC₋ᵢ⁻¹φ ≥ 0 (clip rounding)
 
 
 def _check_sq(s, q):
     s, q = np.asarray(s, float), np.asarray(q, float)
     if not np.all(np.isfinite(s) & (s >= 0)):
-        raise ValueError("s must be finite and >= 0 (s = φᵀC₋ᵢ⁻¹φ); got NaN, inf or a negative value.")
+        raise ValueError(
+            "s must be finite and >= 0 (s = φᵀC₋ᵢ⁻¹φ); got NaN, inf or a negative value."
+        )
     if not np.all(np.isfinite(q)):
         raise ValueError("q must be finite; got NaN or inf.")
     return s, q
@@ -204,9 +238,18 @@ def _check_columns(cols, K, name):
     return idx.astype(int)
 
 
-def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: int = 5000,
-                   tol: float = 1e-3, alignment_max: float = ALIGNMENT_MAX,
-                   alpha0=None, not_first=()) -> SBLFit:
+def fit_sequential(
+    Phi,
+    t,
+    beta0: float,
+    *,
+    fix_beta: bool = False,
+    max_iter: int = 5000,
+    tol: float = 1e-3,
+    alignment_max: float = ALIGNMENT_MAX,
+    alpha0=None,
+    not_first=(),
+) -> SBLFit:
     """Tipping & Faul's (2003) fast marginal-likelihood maximisation.
 
     Starts from the empty model (or from `alpha0`); the columns `not_first` (the bias, in
@@ -220,7 +263,8 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     no addition raises it beyond rounding), else the change of any kind that raises it the most.
     Additions that fail the alignment test (a correlation above `alignment_max` with a basis
     function in the model that the data cannot tell apart from it, see ``ALIGNMENT_Z``; ≥ 1
-    turns the test off) are held back. The kind of each change is recorded in ``actions``. Unless `fix_beta`, β starts at `beta0`, is held
+    turns the test off) are held back. The kind of each change is recorded in ``actions``.
+    Unless `fix_beta`, β starts at `beta0`, is held
     there (or lowered ``HOLD_STEP``-fold in noise while no change is worth making, the hold then
     starting again) and re-estimated before each change from iteration ``BETA_UPDATE_START`` of
     the hold on (from the first if `alpha0` is given). Converged, as
@@ -247,18 +291,20 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
     trk, span = _Tracker(B, u), _Span(B, u)
     alpha = np.full(K, np.inf)
 
-    def change(j, value):                     # αⱼ ← value, the span kept in step
+    def change(j, value):  # αⱼ ← value, the span kept in step
         if np.isinf(alpha[j]) and np.isfinite(value):
             span.add(j)
         elif np.isfinite(alpha[j]) and np.isinf(value):
             span.delete(j)
         alpha[j] = value
 
-    def refresh():                            # the posterior at the current α, β
+    def refresh():  # the posterior at the current α, β
         t_out = span.P[:, K]
-        trk.update(span.order, alpha, beta, root=(span.R, span.C[:, K], float(t_out @ t_out)))
+        trk.update(
+            span.order, alpha, beta, root=(span.R, span.C[:, K], float(t_out @ t_out))
+        )
 
-    def rounding(log_ev):                     # how well ln p is known (see MAX_DROP)
+    def rounding(log_ev):  # how well ln p is known (see MAX_DROP)
         return MAX_DROP * (abs(log_ev) + beta * trk.n)
 
     start = np.full(K, np.inf) if alpha0 is None else _initial_alpha(alpha0, scale, c)
@@ -266,15 +312,18 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
         change(j, start[j])
     beta = float(beta0) * c**2
     beta_start = BETA_UPDATE_START if alpha0 is None else 1
-    cap = max(1.0 / trk.floor, beta)          # the highest β the held noise is lowered to
+    cap = max(1.0 / trk.floor, beta)  # the highest β the held noise is lowered to
     history, actions, converged, it = [], [], False, 0
-    undo, blocked = None, np.zeros(K, bool)   # the last change, to revert; candidates reverted
+    undo, blocked = (
+        None,
+        np.zeros(K, bool),
+    )  # the last change, to revert; candidates reverted
     late = np.zeros(K, bool)
-    growing = True                            # no iteration yet without an addition worth making
+    growing = True  # no iteration yet without an addition worth making
     late[_check_columns(not_first, K, "not_first")] = True
     for it in range(1, max_iter + 1):
         refresh()
-        if undo is not None:                  # same β as when the change was chosen
+        if undo is not None:  # same β as when the change was chosen
             j, a_old, log_ev_old = undo
             if trk.log_ev < log_ev_old - rounding(log_ev_old):
                 change(j, a_old)
@@ -292,35 +341,53 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
             refresh()
         history.append(trk.log_ev)
         act, sb = span.order, np.sqrt(beta)
-        s, q, _, _ = _factors(beta * span.pn, beta * span.pt, sb * span.C[:, :K], trk.T, trk.y,
-                              alpha, act, trk.post)
+        s, q, _, _ = _factors(
+            beta * span.pn,
+            beta * span.pt,
+            sb * span.C[:, :K],
+            trk.T,
+            trk.y,
+            alpha,
+            act,
+            trk.post,
+        )
         new = _optimal_alpha(s, q)
         new[new > PRUNE_ALPHA] = np.inf
-        lost = ~(new > 0)                     # s = 0: an all-zero column
+        lost = ~(new > 0)  # s = 0: an all-zero column
         new[lost] = alpha[lost]
         gain = _alpha_marginal(new, s, q) - _alpha_marginal(alpha, s, q)
         gain[lost | np.isnan(gain)] = -np.inf
-        if len(act):                          # the alignment test (see ALIGNMENT_Z)
-            corr = np.abs(span.R.T @ span.C[:, :K])       # |φ̂ⱼᵀφ̂ᵢ|, model j × candidate i
+        if len(act):  # the alignment test (see ALIGNMENT_Z)
+            corr = np.abs(span.R.T @ span.C[:, :K])  # |φ̂ⱼᵀφ̂ᵢ|, model j × candidate i
             near = np.argmax(corr, axis=0)
             rho = corr[near, np.arange(K)]
-            shift = sb * np.abs(trk.post.mean[near]) * np.sqrt(2.0 * np.maximum(1.0 - rho, 0.0))
-            held = np.isinf(alpha) & (rho > alignment_max) & (shift < ALIGNMENT_Z) \
+            shift = (
+                sb
+                * np.abs(trk.post.mean[near])
+                * np.sqrt(2.0 * np.maximum(1.0 - rho, 0.0))
+            )
+            held = (
+                np.isinf(alpha)
+                & (rho > alignment_max)
+                & (shift < ALIGNMENT_Z)
                 & (gain < ALIGNMENT_GAIN)
+            )
             gain[held] = -np.inf
         gain[blocked] = -np.inf
-        if not len(act) and np.any(gain[~late] > 0):       # see "the first basis function"
+        if not len(act) and np.any(gain[~late] > 0):  # see "the first basis function"
             gain[late] = -np.inf
-        worth = MIN_GAIN + rounding(trk.log_ev)  # a change that gains less is not worth making
+        worth = MIN_GAIN + rounding(
+            trk.log_ev
+        )  # a change that gains less is not worth making
         adds = np.isinf(alpha) & (gain > worth)
-        if adds.any() and growing:            # additions first (see the note below MAX_DROP)
+        if adds.any() and growing:  # additions first (see the note below MAX_DROP)
             gain[~adds] = -np.inf
         elif len(act):
             growing = False
         j = int(np.argmax(gain))
         small = np.isfinite(alpha[j]) and abs(np.log(new[j] / alpha[j])) < tol
         idle = gain[j] <= worth or small
-        if idle and not (fix_beta or beta_free) and beta < cap:    # see HOLD_STEP
+        if idle and not (fix_beta or beta_free) and beta < cap:  # see HOLD_STEP
             beta = min(HOLD_STEP * beta, cap)
             beta_start = it + 1 + BETA_UPDATE_START
             actions.append("lower noise")
@@ -333,10 +400,24 @@ def fit_sequential(Phi, t, beta0: float, *, fix_beta: bool = False, max_iter: in
         undo = (j, alpha[j], trk.log_ev)
         change(j, new[j])
     refresh()
-    return _result(alpha, beta, np.array(span.order, dtype=int), trk, scale, c, it, converged,
-                   history, actions)
+    return _result(
+        alpha,
+        beta,
+        np.array(span.order, dtype=int),
+        trk,
+        scale,
+        c,
+        it,
+        converged,
+        history,
+        actions,
+    )
 
 
 # (in the model before, in the model after) -> the kind of change
-_ACTION = {(False, True): "add", (True, True): "re-estimate", (True, False): "delete",
-           (False, False): "none"}
+_ACTION = {
+    (False, True): "add",
+    (True, True): "re-estimate",
+    (True, False): "delete",
+    (False, False): "none",
+}

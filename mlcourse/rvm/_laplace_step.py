@@ -33,8 +33,13 @@ from ..utils.optimize import newton_minimize, restrict
 from ..utils.validation import check_array, check_binary_labels, check_consistent_length
 from ._sparse_bayes import Posterior, _check_alpha, posterior
 
-__all__ = ["LaplacePosterior", "laplace_posterior", "working_problem", "NEWTON_TOL",
-           "NEWTON_MAX_ITER"]
+__all__ = [
+    "LaplacePosterior",
+    "laplace_posterior",
+    "working_problem",
+    "NEWTON_TOL",
+    "NEWTON_MAX_ITER",
+]
 
 # The inner Newton loop stops when a step is below NEWTON_TOL relative to the weights
 # (newton_minimize's rule); convergence being quadratic, w* is then accurate to about
@@ -91,9 +96,14 @@ def _binary_root(a, t):
 def _softmax_root(A, T):
     """PₙDₙ (N, K, K) and τ (N·K,) for Y = softmax(A) (see the module docstring)."""
     log_y = log_softmax(A, axis=1)
-    u = np.exp(0.5 * log_y)                                   # uₙ = √yₙ
-    PD = np.einsum("lk,nk->nlk", np.eye(A.shape[1]), u) - u[:, :, None] * (u * u)[:, None, :]
-    tau = np.einsum("nlk,nk->nl", PD, A) + T * np.exp(-0.5 * log_y) - u   # D⁻¹(t − y) = T/u − u
+    u = np.exp(0.5 * log_y)  # uₙ = √yₙ
+    PD = (
+        np.einsum("lk,nk->nlk", np.eye(A.shape[1]), u)
+        - u[:, :, None] * (u * u)[:, None, :]
+    )
+    tau = (
+        np.einsum("nlk,nk->nl", PD, A) + T * np.exp(-0.5 * log_y) - u
+    )  # D⁻¹(t − y) = T/u − u
     return PD, tau.ravel()
 
 
@@ -152,9 +162,14 @@ def _mode(Phi, T, alpha, w0):
         # only the basis functions some class uses: the block Hessian costs O(N K² C²)
         cols = free.any(axis=0)
         sub = free[:, cols]
-        prec = np.where(sub, alpha[:, cols], 0.0)     # the fixed weights' precision is unused
-        fun = restrict(make_objective(Phi[:, cols], T, prec, link="softmax"), sub.ravel(),
-                       np.zeros(sub.size))
+        prec = np.where(
+            sub, alpha[:, cols], 0.0
+        )  # the fixed weights' precision is unused
+        fun = restrict(
+            make_objective(Phi[:, cols], T, prec, link="softmax"),
+            sub.ravel(),
+            np.zeros(sub.size),
+        )
     res = newton_minimize(fun, w0[free], tol=NEWTON_TOL, max_iter=NEWTON_MAX_ITER)
     W[free] = res.x
     return W, res
@@ -164,7 +179,7 @@ def _laplace(Phi, T, alpha, w0):
     """:func:`laplace_posterior` on validated arguments, alpha and w0 of shape (K′, C)."""
     W, res = _mode(Phi, T, alpha, w0)
     free = np.isfinite(alpha)
-    A = Phi @ W.T                                     # (N, K′)
+    A = Phi @ W.T  # (N, K′)
     A = A[:, 0] if T.ndim == 1 else A
     log_lik = _log_likelihood(A, T)
     R, tau = working_problem(Phi, T, A)
@@ -172,11 +187,16 @@ def _laplace(Phi, T, alpha, w0):
     post = posterior(R[:, free.ravel()], tau, a, 1.0)
     # the mode itself (post.mean is one more Newton step from it, equal up to NEWTON_TOL²)
     w = W[free]
-    log_ev = log_lik - 0.5 * float(a @ w**2) + 0.5 * float(np.log(a).sum()) \
+    log_ev = (
+        log_lik
+        - 0.5 * float(a @ w**2)
+        + 0.5 * float(np.log(a).sum())
         - 0.5 * post.logdet_precision
+    )
     n_iter, conv = (res.n_iter, bool(res.converged)) if res is not None else (0, True)
-    return LaplacePosterior(w, post.W, post.logdet_precision, float(log_ev), log_lik, A, n_iter,
-                            conv)
+    return LaplacePosterior(
+        w, post.W, post.logdet_precision, float(log_ev), log_lik, A, n_iter, conv
+    )
 
 
 def _check_targets(Phi, T):
@@ -186,9 +206,15 @@ def _check_targets(Phi, T):
         T = check_binary_labels(T, "t").astype(float)
     else:
         T = check_array(T, "t")
-        if T.shape[1] < 2 or not np.all((T == 0) | (T == 1)) or np.any(T.sum(axis=1) != 1):
-            raise ValueError("t must be 0/1 labels of shape (N,) or one-hot rows of shape (N, K), "
-                             "K >= 2.")
+        if (
+            T.shape[1] < 2
+            or not np.all((T == 0) | (T == 1))
+            or np.any(T.sum(axis=1) != 1)
+        ):
+            raise ValueError(
+                "t must be 0/1 labels of shape (N,) or one-hot rows of shape (N, K), "
+                "K >= 2."
+            )
     check_consistent_length(Phi=Phi, t=T)
     return T
 
@@ -224,9 +250,14 @@ def laplace_posterior(Phi, t, alpha, w0=None) -> LaplacePosterior:
     K = 1 if T.ndim == 1 else T.shape[1]
     alpha = _check_alpha(np.asarray(alpha, float)).reshape(-1)
     if alpha.size != K * Phi.shape[1]:
-        raise ValueError(f"alpha must have shape {(Phi.shape[1],) if K == 1 else (K, Phi.shape[1])}"
-                         f"; got {np.shape(alpha)}.")
+        raise ValueError(
+            f"alpha must have shape {(Phi.shape[1],) if K == 1 else (K, Phi.shape[1])}"
+            f"; got {np.shape(alpha)}."
+        )
     alpha = alpha.reshape(K, -1)
-    w0 = np.zeros(alpha.shape) if w0 is None else \
-        check_array(np.reshape(w0, (-1,)), "w0", ndim=1).reshape(alpha.shape)
+    w0 = (
+        np.zeros(alpha.shape)
+        if w0 is None
+        else check_array(np.reshape(w0, (-1,)), "w0", ndim=1).reshape(alpha.shape)
+    )
     return _laplace(Phi, T, alpha, w0)

@@ -18,10 +18,23 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..special import LOG_2PI
-from ..utils.validation import check_array, check_bool, check_consistent_length, check_scalar
+from ..utils.validation import (
+    check_array,
+    check_bool,
+    check_consistent_length,
+    check_scalar,
+)
 from ._reestimate import _beta_update, _noise_floor
-from ._sparse_bayes import (Posterior, _check_alpha, _covariance_root, _log_evidence,
-                            _posterior_from_gram, _posterior_from_root, _root, _tri_solve)
+from ._sparse_bayes import (
+    Posterior,
+    _check_alpha,
+    _covariance_root,
+    _log_evidence,
+    _posterior_from_gram,
+    _posterior_from_root,
+    _root,
+    _tri_solve,
+)
 
 __all__ = ["EvidenceFit", "SBLFit"]
 
@@ -108,10 +121,14 @@ def _normalise(Phi, t):
     norms = np.sqrt(np.einsum("ij,ij->j", Phi, Phi))
     scale = np.where(norms > 0, norms, 1.0)
     top = float(np.max(np.abs(t), initial=0.0))
-    c = top * float(np.sqrt(np.mean((t / top) ** 2))) if top > 0 else 1.0   # RMS, no underflow
+    c = (
+        top * float(np.sqrt(np.mean((t / top) ** 2))) if top > 0 else 1.0
+    )  # RMS, no underflow
     if not 1.0 / _RMS_MAX < c < _RMS_MAX:
-        raise ValueError(f"t is too large or too small for its square to be held in floating point "
-                         f"(RMS of t = {c:.3g}); rescale t.")
+        raise ValueError(
+            f"t is too large or too small for its square to be held in floating point "
+            f"(RMS of t = {c:.3g}); rescale t."
+        )
     return Phi / scale, t / c, scale, c
 
 
@@ -119,8 +136,10 @@ def _initial_alpha(alpha0, scale, c):
     """Initial α on the unit-norm columns from an array `alpha0` in the units of Φ and t."""
     a = np.asarray(alpha0, float)
     if a.shape != scale.shape:
-        raise ValueError(f"alpha0 must be a scalar or have shape {scale.shape}; got {a.shape}.")
-    return _check_alpha(a, "alpha0") * c**2 / scale**2     # α̃ = αc²/‖φ‖²
+        raise ValueError(
+            f"alpha0 must be a scalar or have shape {scale.shape}; got {a.shape}."
+        )
+    return _check_alpha(a, "alpha0") * c**2 / scale**2  # α̃ = αc²/‖φ‖²
 
 
 class _Tracker:
@@ -147,8 +166,9 @@ class _Tracker:
                 r = self.t - self.B[:, act] @ self.post.mean
                 self.rss = float(r @ r)
                 self.gamma = 1.0 - a * self.post.var
-                self.log_ev = _log_evidence(self.n, self.n * np.log(beta), a, self.post,
-                                            beta * self.rss)
+                self.log_ev = _log_evidence(
+                    self.n, self.n * np.log(beta), a, self.post, beta * self.rss
+                )
                 return self
             root = _root(self.B[:, act], self.t)
         R, z, t_out = root
@@ -156,12 +176,16 @@ class _Tracker:
         self.post = _posterior_from_root(sb * R, sb * z, a)
         self.T, self.y, G = _covariance_root(sb * R, sb * z, a)
         TG = _tri_solve(self.T, G, trans=1)
-        self.gamma = np.einsum("ij,ij->j", TG, TG)      # γ = diag(GᵀT⁻¹T⁻ᵀG)
-        fit_in = _tri_solve(self.T, self.y)   # √β(Qᵀt − Rm)
+        self.gamma = np.einsum("ij,ij->j", TG, TG)  # γ = diag(GᵀT⁻¹T⁻ᵀG)
+        fit_in = _tri_solve(self.T, self.y)  # √β(Qᵀt − Rm)
         self.rss = t_out + float(fit_in @ fit_in) / beta
-        self.log_ev = -0.5 * (self.n * LOG_2PI - self.n * np.log(beta)
-                              + 2.0 * np.log(np.abs(np.diag(self.T))).sum()
-                              + beta * t_out + float(self.y @ self.y))
+        self.log_ev = -0.5 * (
+            self.n * LOG_2PI
+            - self.n * np.log(beta)
+            + 2.0 * np.log(np.abs(np.diag(self.T))).sum()
+            + beta * t_out
+            + float(self.y @ self.y)
+        )
         return self
 
     def beta_update(self):
@@ -176,7 +200,15 @@ def _result(alpha, beta, act, trk, scale, c, n_iter, converged, history, actions
     shift = len(trk.t) * np.log(c)
     o = np.argsort(act)
     act = np.asarray(act)[o]
-    return SBLFit(alpha * scale**2 / c**2, act, post.mean[o] * c / scale[act],
-                  post.W[:, o] * c / scale[act][None, :], float(trk.log_ev - shift), n_iter,
-                  converged, [h - shift for h in history], list(actions), beta=float(beta / c**2))
-
+    return SBLFit(
+        alpha * scale**2 / c**2,
+        act,
+        post.mean[o] * c / scale[act],
+        post.W[:, o] * c / scale[act][None, :],
+        float(trk.log_ev - shift),
+        n_iter,
+        converged,
+        [h - shift for h in history],
+        list(actions),
+        beta=float(beta / c**2),
+    )

@@ -58,7 +58,7 @@ def _beta_update(rss, n, gamma, floor):
     `rss` = ‖t − Φm‖² of `n` targets; `gamma` the γᵢ of the basis functions (0 for those not in
     the model).
     """
-    dof = max(n - gamma.sum(), np.finfo(float).eps * n)     # N − Σγ > 0
+    dof = max(n - gamma.sum(), np.finfo(float).eps * n)  # N − Σγ > 0
     return dof / rss if rss > dof * floor else 1.0 / floor
 
 

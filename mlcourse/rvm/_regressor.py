@@ -81,8 +81,17 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
     converged_ : bool
     """
 
-    def __init__(self, kernel="rbf", gamma=1.0, bias=True, method="fast", noise_variance=None,
-                 max_iter=5000, tol=1e-3, alignment_max=ALIGNMENT_MAX):
+    def __init__(
+        self,
+        kernel="rbf",
+        gamma=1.0,
+        bias=True,
+        method="fast",
+        noise_variance=None,
+        max_iter=5000,
+        tol=1e-3,
+        alignment_max=ALIGNMENT_MAX,
+    ):
         self.kernel = kernel
         self.gamma = gamma
         self.bias = bias
@@ -95,7 +104,9 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
     @staticmethod
     def _basis(kernel, X, centres, with_bias):
         """[k(X, centres), 1]: the design matrix Φ, shape (n, len(centres) + with_bias)."""
-        return design_matrix(X, kernel, centres, bias=with_bias, bias_last=True, name="kernel")
+        return design_matrix(
+            X, kernel, centres, bias=with_bias, bias_last=True, name="kernel"
+        )
 
     def fit(self, X, y):
         """Maximise the evidence p(y | α, β) over α and β (and fit the weights' posterior).
@@ -119,13 +130,15 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         ValueError
             Bad input or hyperparameters (NaN, shapes, negative values, unknown options).
         """
-        self._reset()                      # first: a failed fit leaves the estimator unfitted
+        self._reset()  # first: a failed fit leaves the estimator unfitted
         X, y = self._validate_data(X, y)
         kernel = get_kernel(self.kernel, gamma=self.gamma)
         method = check_option(self.method, "method", _METHODS)
         check_bool(self.bias, "bias")
         if self.noise_variance is not None:
-            check_scalar(self.noise_variance, "noise_variance", low=0, low_inclusive=False)
+            check_scalar(
+                self.noise_variance, "noise_variance", low=0, low_inclusive=False
+            )
         check_scalar(self.max_iter, "max_iter", low=1, integer=True)
         check_scalar(self.tol, "tol", low=0)
         check_scalar(self.alignment_max, "alignment_max", low=0, allow_inf=True)
@@ -134,19 +147,31 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         fixed = self.noise_variance is not None
         top = np.max(np.abs(y))
         with np.errstate(over="ignore", under="ignore", divide="ignore"):
-            beta0 = 100.0 / (top**2 * _spread(y / top)) if top > 0 else 100.0   # 100 / var(y)
-        if not 0 < beta0 < np.inf:           # the loops scale y to unit RMS, fixed β or not
-            raise ValueError(f"y is too large or too small for its variance to be held in floating "
-                             f"point (max |y| = {float(top):.3g}); rescale y.")
+            beta0 = (
+                100.0 / (top**2 * _spread(y / top)) if top > 0 else 100.0
+            )  # 100 / var(y)
+        if not 0 < beta0 < np.inf:  # the loops scale y to unit RMS, fixed β or not
+            raise ValueError(
+                f"y is too large or too small for its variance to be held in floating "
+                f"point (max |y| = {float(top):.3g}); rescale y."
+            )
         beta0 = 1.0 / self.noise_variance if fixed else beta0
-        extra = ({"alignment_max": self.alignment_max, "not_first": [n] if self.bias else []}
-                 if method == "fast" else {})
+        extra = (
+            {"alignment_max": self.alignment_max, "not_first": [n] if self.bias else []}
+            if method == "fast"
+            else {}
+        )
         loop = fit_sequential if method == "fast" else fit_em
-        res = loop(Phi, y, beta0, fix_beta=fixed, max_iter=self.max_iter, tol=self.tol, **extra)
+        res = loop(
+            Phi, y, beta0, fix_beta=fixed, max_iter=self.max_iter, tol=self.tol, **extra
+        )
         if not res.converged:
-            warnings.warn(f"RVMRegressor(method={method!r}) stopped after max_iter="
-                          f"{self.max_iter} iterations before reaching tol={self.tol}.",
-                          ConvergenceWarning, stacklevel=2)
+            warnings.warn(
+                f"RVMRegressor(method={method!r}) stopped after max_iter="
+                f"{self.max_iter} iterations before reaching tol={self.tol}.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         rv = res.active < n
         self.kernel_ = kernel
         self.relevance_indices_ = res.active[rv]
@@ -189,5 +214,7 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         mean = Phi @ w
         if not return_std:
             return mean
-        weight_var = np.einsum("ij,ij->i", Phi @ self.sigma_, Phi)    # φᵀΣφ ≥ 0 up to rounding
+        weight_var = np.einsum(
+            "ij,ij->i", Phi @ self.sigma_, Phi
+        )  # φᵀΣφ ≥ 0 up to rounding
         return mean, np.sqrt(self.noise_variance_ + np.maximum(weight_var, 0.0))

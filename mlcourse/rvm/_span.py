@@ -43,7 +43,7 @@ class _Span:
         self.Q, self.R, self.C = np.zeros((N, 0)), np.zeros((0, 0)), np.zeros((0, K1))
         self.order = []
         self._exact(np.arange(K1 - 1))
-        self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])    # ‖t⊥‖²
+        self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])  # ‖t⊥‖²
 
     def _exact(self, cols):
         """‖pᵢ‖² and pᵢᵀt computed from P, for the columns `cols` (all of them at the start)."""
@@ -68,15 +68,19 @@ class _Span:
     def add(self, j):
         p = self.P[:, j]
         M = len(self.order)
-        if np.sqrt(self.pn[j]) > SPAN_TOL:             # a new direction
+        if np.sqrt(self.pn[j]) > SPAN_TOL:  # a new direction
             p = p - self.Q @ (self.Q.T @ p)
             q = p / np.linalg.norm(p)
-            row = q @ self.P                           # qᵀ[B, t] (q ⟂ Q)
-            self.R = np.block([[self.R, self.C[:, j:j + 1]], [np.zeros((1, M)), row[j]]])
+            row = q @ self.P  # qᵀ[B, t] (q ⟂ Q)
+            self.R = np.block(
+                [[self.R, self.C[:, j : j + 1]], [np.zeros((1, M)), row[j]]]
+            )
             self.Q, self.C = np.column_stack([self.Q, q]), np.vstack([self.C, row])
-            blas.dger(-1.0, row, q, a=self.P.T, overwrite_a=1)   # P ← P − q rowᵀ, in place
+            blas.dger(
+                -1.0, row, q, a=self.P.T, overwrite_a=1
+            )  # P ← P − q rowᵀ, in place
             self._downdate(row)
-        else:                                          # in the span already: no new row
+        else:  # in the span already: no new row
             self.R = np.column_stack([self.R, self.C[:, j]])
         self.order.append(j)
 
@@ -84,12 +88,14 @@ class _Span:
         k = self.order.index(j)
         Rm = np.delete(self.R, k, axis=1)
         r, M = Rm.shape
-        V, T = qr(Rm, check_finite=False) if M else (np.eye(r), Rm)   # VT = Rm, T trapezoidal
+        V, T = (
+            qr(Rm, check_finite=False) if M else (np.eye(r), Rm)
+        )  # VT = Rm, T trapezoidal
         self.Q, self.C = self.Q @ V, V.T @ self.C
-        if M < r:                                      # the last direction leaves the span
+        if M < r:  # the last direction leaves the span
             c = self.C[-1]
             blas.dger(1.0, c, self.Q[:, -1], a=self.P.T, overwrite_a=1)
-            self.pn += c[:-1] ** 2                     # sums of squares: no cancellation
+            self.pn += c[:-1] ** 2  # sums of squares: no cancellation
             self.pt += c[:-1] * c[-1]
             self.tn += c[-1] ** 2
             self.Q, self.C, T = self.Q[:, :-1], self.C[:-1], T[:-1]

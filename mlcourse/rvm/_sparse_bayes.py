@@ -33,8 +33,14 @@ PRUNE_ALPHA = 1e12
 # the design, and the square-root form is used: a QR factorisation, which loses only its root.
 RCOND_MIN = 1e-6
 
-__all__ = ["PRUNE_ALPHA", "RCOND_MIN", "Posterior", "posterior", "log_evidence",
-           "log_evidence_direct"]
+__all__ = [
+    "PRUNE_ALPHA",
+    "RCOND_MIN",
+    "Posterior",
+    "posterior",
+    "log_evidence",
+    "log_evidence_direct",
+]
 
 
 @dataclass
@@ -77,8 +83,8 @@ def _posterior_from_gram(gram, proj, alpha):
     M = len(alpha)
     if M == 0:
         return Posterior(np.zeros(0), np.zeros((0, 0)), 0.0)
-    H = np.array(gram, dtype=float)          # A + G, formed in one scratch copy
-    H.flat[::M + 1] += alpha
+    H = np.array(gram, dtype=float)  # A + G, formed in one scratch copy
+    H.flat[:: M + 1] += alpha
     d = np.sqrt(np.diag(H))
     H /= d[:, None]
     H /= d[None, :]
@@ -87,8 +93,8 @@ def _posterior_from_gram(gram, proj, alpha):
     if info != 0 or lapack.dpocon(L, norm1, uplo=b"L")[0] < RCOND_MIN:
         return None
     logdet = 2.0 * (np.log(np.diag(L)).sum() + np.log(d).sum())
-    Linv, _ = lapack.dtrtri(L, lower=1, overwrite_c=1)     # L⁻¹ (unblocked for small M)
-    Linv /= d[None, :]                       # W = L⁻¹D⁻¹
+    Linv, _ = lapack.dtrtri(L, lower=1, overwrite_c=1)  # L⁻¹ (unblocked for small M)
+    Linv /= d[None, :]  # W = L⁻¹D⁻¹
     return Posterior(Linv.T @ (Linv @ proj), Linv, logdet)
 
 
@@ -118,10 +124,12 @@ def _posterior_from_root(root, z, alpha):
         return Posterior(np.zeros(0), np.zeros((0, 0)), 0.0)
     scale = 1.0 / np.sqrt(alpha)
     G = np.asfortranarray(root * scale)
-    U = lapack.dtpqrt(G.shape[0], min(M, 32), np.eye(M), G, overwrite_a=1, overwrite_b=1)[0]
+    U = lapack.dtpqrt(
+        G.shape[0], min(M, 32), np.eye(M), G, overwrite_a=1, overwrite_b=1
+    )[0]
     logdet = np.log(alpha).sum() + 2.0 * np.log(np.abs(np.diag(U))).sum()
     Uinv, _ = lapack.dtrtri(U, lower=0, overwrite_c=1)
-    W = Uinv.T * scale[None, :]              # W = U⁻ᵀA^{-½}
+    W = Uinv.T * scale[None, :]  # W = U⁻ᵀA^{-½}
     return Posterior(W.T @ (W @ (root.T @ z)), W, logdet)
 
 
@@ -144,7 +152,9 @@ def _covariance_root(root, z, alpha):
     G = root / np.sqrt(alpha)
     if not r:
         return np.zeros((0, 0)), np.zeros(0), G
-    T = np.triu(lapack.dgeqrf(np.vstack([np.eye(r), G.T]))[0][:r])   # (scipy's qr: 10x the cost)
+    T = np.triu(
+        lapack.dgeqrf(np.vstack([np.eye(r), G.T]))[0][:r]
+    )  # (scipy's qr: 10x the cost)
     return T, _tri_solve(T, z, trans=1), G
 
 
@@ -162,8 +172,10 @@ def _tri_solve(T, b, trans=0):
 def _check_alpha(alpha, name="alpha"):
     """Prior precisions: positive, ``inf`` allowed (basis function out), NaN not."""
     if np.isnan(alpha).any() or np.any(alpha <= 0):
-        raise ValueError(f"{name} must be positive (inf leaves a basis function out); "
-                         f"got NaN or a value <= 0.")
+        raise ValueError(
+            f"{name} must be positive (inf leaves a basis function out); "
+            f"got NaN or a value <= 0."
+        )
     return alpha
 
 
@@ -174,13 +186,19 @@ def _split(Phi, t, alpha, beta):
     alpha = np.asarray(alpha, float)
     beta = np.asarray(beta, float)
     if t.shape != (Phi.shape[0],) or alpha.shape != (Phi.shape[1],):
-        raise ValueError(f"Phi must be (N, M), t (N,) and alpha (M,); got {Phi.shape}, "
-                         f"{t.shape} and {alpha.shape}.")
+        raise ValueError(
+            f"Phi must be (N, M), t (N,) and alpha (M,); got {Phi.shape}, "
+            f"{t.shape} and {alpha.shape}."
+        )
     if beta.ndim not in (0, 1) or (beta.ndim == 1 and beta.shape != t.shape):
-        raise ValueError(f"beta must be a scalar or have shape {t.shape}; got {beta.shape}.")
+        raise ValueError(
+            f"beta must be a scalar or have shape {t.shape}; got {beta.shape}."
+        )
     _check_alpha(alpha)
-    if not np.all((beta > 0) & (beta < np.inf)):         # also catches NaN
-        raise ValueError("beta must be positive and finite; got NaN, inf or a value <= 0.")
+    if not np.all((beta > 0) & (beta < np.inf)):  # also catches NaN
+        raise ValueError(
+            "beta must be positive and finite; got NaN, inf or a value <= 0."
+        )
     active = np.isfinite(alpha)
     return Phi, t, alpha, beta, active
 
@@ -216,7 +234,7 @@ def posterior(Phi, t, alpha, beta) -> Posterior:
 def _posterior(Phi, t, alpha, beta, active):
     """:func:`posterior` on arguments already checked by :func:`_split`."""
     root_b = np.sqrt(beta)
-    P = Phi[:, active] * (root_b[:, None] if beta.ndim else root_b)     # B^½Φ
+    P = Phi[:, active] * (root_b[:, None] if beta.ndim else root_b)  # B^½Φ
     tb = root_b * t
     a = alpha[active]
     post = _posterior_from_gram(P.T @ P, P.T @ tb, a)
@@ -248,8 +266,13 @@ def log_evidence(Phi, t, alpha, beta, post: Posterior | None = None) -> float:
     Phi, t, alpha, beta, active = _split(Phi, t, alpha, beta)
     post = _posterior(Phi, t, alpha, beta, active) if post is None else post
     r = _residual(Phi, t, post, active)
-    return _log_evidence(len(t), np.sum(np.broadcast_to(np.log(beta), t.shape)), alpha[active],
-                         post, float(np.sum(beta * r**2)))
+    return _log_evidence(
+        len(t),
+        np.sum(np.broadcast_to(np.log(beta), t.shape)),
+        alpha[active],
+        post,
+        float(np.sum(beta * r**2)),
+    )
 
 
 def log_evidence_direct(Phi, t, alpha, beta) -> float:

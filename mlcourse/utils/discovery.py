@@ -27,8 +27,9 @@ def public_modules(include_private: bool = False) -> list[str]:
         under such a part).
     """
     package = import_module("mlcourse")
-    names = ["mlcourse"] + [info.name for info in pkgutil.walk_packages(package.__path__,
-                                                                         "mlcourse.")]
+    names = ["mlcourse"] + [
+        info.name for info in pkgutil.walk_packages(package.__path__, "mlcourse.")
+    ]
     return sorted(n for n in names if include_private or not _is_private(n))
 
 
@@ -45,6 +46,12 @@ def all_estimators() -> list[tuple[str, type]]:
         module = import_module(dotted)
         for name in getattr(module, "__all__", ()):
             obj = getattr(module, name)
-            if inspect.isclass(obj) and issubclass(obj, BaseEstimator) and obj is not BaseEstimator:
+            if (
+                inspect.isclass(obj)
+                and issubclass(obj, BaseEstimator)
+                and obj is not BaseEstimator
+            ):
                 found[obj] = name
-    return sorted(((name, cls) for cls, name in found.items()), key=lambda pair: pair[0])
+    return sorted(
+        ((name, cls) for cls, name in found.items()), key=lambda pair: pair[0]
+    )

@@ -8,8 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["central_differences", "numerical_gradient", "numerical_jacobian", "numerical_hessian",
-           "FD_STEP_FIRST", "FD_STEP_SECOND"]
+__all__ = [
+    "central_differences",
+    "numerical_gradient",
+    "numerical_jacobian",
+    "numerical_hessian",
+    "FD_STEP_FIRST",
+    "FD_STEP_SECOND",
+]
 
 _EPS = np.finfo(float).eps
 # Central-difference steps, relative to 1 + |z_i|: ε^(1/3) ≈ 6e-6 balances the O(h²) truncation
@@ -38,8 +44,12 @@ def central_differences(f, z, h) -> np.ndarray:
     """
     z = np.asarray(z, dtype=float)
     steps = np.broadcast_to(np.asarray(h, dtype=float), z.shape)
-    return np.array([(f(z + hi * e) - f(z - hi * e)) / (2 * hi)
-                     for hi, e in zip(steps, np.eye(len(z)))])
+    return np.array(
+        [
+            (f(z + hi * e) - f(z - hi * e)) / (2 * hi)
+            for hi, e in zip(steps, np.eye(len(z)))
+        ]
+    )
 
 
 def numerical_gradient(f, z) -> np.ndarray:
@@ -72,6 +82,10 @@ def numerical_hessian(f, z) -> np.ndarray:
     for i in range(M):
         H[i, i] = (f(z + d[i]) - 2 * f0 + f(z - d[i])) / d[i, i] ** 2
         for j in range(i + 1, M):
-            H[i, j] = H[j, i] = (f(z + d[i] + d[j]) - f(z + d[i] - d[j]) - f(z - d[i] + d[j])
-                                 + f(z - d[i] - d[j])) / (4 * d[i, i] * d[j, j])
+            H[i, j] = H[j, i] = (
+                f(z + d[i] + d[j])
+                - f(z + d[i] - d[j])
+                - f(z - d[i] + d[j])
+                + f(z - d[i] - d[j])
+            ) / (4 * d[i, i] * d[j, j])
     return H

@@ -33,12 +33,26 @@ from scipy.linalg import blas as _blas
 from scipy.special import erfcx as _erfcx
 
 from ..special import log_probit, log_sigmoid, sigmoid
-from .validation import (check_array, check_binary_labels, check_bool, check_consistent_length,
-                         check_option, check_vector)
+from .validation import (
+    check_array,
+    check_binary_labels,
+    check_bool,
+    check_consistent_length,
+    check_option,
+    check_vector,
+)
 
-__all__ = ["logit_nll_terms", "probit_nll_terms", "PROBIT_TAIL", "make_objective",
-           "logistic_objective", "probit_objective", "softmax_objective", "check_precision",
-           "weighted_gram"]
+__all__ = [
+    "logit_nll_terms",
+    "probit_nll_terms",
+    "PROBIT_TAIL",
+    "make_objective",
+    "logistic_objective",
+    "probit_objective",
+    "softmax_objective",
+    "check_precision",
+    "weighted_gram",
+]
 
 
 # --- per-sample Bernoulli terms ----------------------------------------------------------------
@@ -57,7 +71,7 @@ def logit_nll_terms(a, t):
     nll, d1, d2 : ndarray of shape (N,)
     """
     y = sigmoid(a)
-    nll = -log_sigmoid((2.0 * t - 1.0) * a)            # −ln σ(a) if t = 1, −ln σ(−a) if t = 0
+    nll = -log_sigmoid((2.0 * t - 1.0) * a)  # −ln σ(a) if t = 1, −ln σ(−a) if t = 0
     return nll, y - t, y * sigmoid(-a)
 
 
@@ -75,12 +89,16 @@ def probit_nll_terms(a, t):
     u = s * a
     log_cdf = log_probit(u)
     lam = _SQRT_2_OVER_PI / _erfcx(-u * _SQRT_HALF)
-    with np.errstate(over="ignore", invalid="ignore"):   # only where the tail series replaces it
+    with np.errstate(
+        over="ignore", invalid="ignore"
+    ):  # only where the tail series replaces it
         d2 = lam * (u + lam)
     tail = u < PROBIT_TAIL
     if np.any(tail):
-        d2 = np.asarray(d2)                          # (a 0-d array for a scalar u, as before)
-        d2[tail] = _probit_curvature_tail(np.asarray(u)[tail])  # the series only where needed
+        d2 = np.asarray(d2)  # (a 0-d array for a scalar u, as before)
+        d2[tail] = _probit_curvature_tail(
+            np.asarray(u)[tail]
+        )  # the series only where needed
     return -log_cdf, -s * lam, d2
 
 
@@ -96,14 +114,14 @@ _SQRT_2_OVER_PI = np.sqrt(2.0 / np.pi)
 _SQRT_HALF = np.sqrt(0.5)
 _DOUBLE_FACTORIALS = np.cumprod(np.r_[1.0, np.arange(1.0, 2.0 * _TAIL_TERMS + 1, 2.0)])
 _SIGNS = (-1.0) ** np.arange(_TAIL_TERMS)
-_S_COEFS = _SIGNS * _DOUBLE_FACTORIALS[:_TAIL_TERMS]         # (−1)^m (2m − 1)!!, (−1)!! = 1
-_P_COEFS = _SIGNS * _DOUBLE_FACTORIALS[1:_TAIL_TERMS + 1]    # (−1)^m (2m + 1)!!
+_S_COEFS = _SIGNS * _DOUBLE_FACTORIALS[:_TAIL_TERMS]  # (−1)^m (2m − 1)!!, (−1)!! = 1
+_P_COEFS = _SIGNS * _DOUBLE_FACTORIALS[1 : _TAIL_TERMS + 1]  # (−1)^m (2m + 1)!!
 
 
 def _probit_curvature_tail(u):
     """ℓ″(u) = λ(u)(u + λ(u)) for u ≤ PROBIT_TAIL by its asymptotic series, in (0, 1]."""
     v = (1.0 / np.asarray(u, dtype=float)) ** 2
-    powers = v[..., None] ** np.arange(_TAIL_TERMS)               # v^m, m = 0 … 9
+    powers = v[..., None] ** np.arange(_TAIL_TERMS)  # v^m, m = 0 … 9
     S = powers @ _S_COEFS
     P = powers @ _P_COEFS
     return P / (S * S)
@@ -126,8 +144,10 @@ def check_precision(precision, n_weights: int) -> np.ndarray:
     """
     A = np.asarray(precision, dtype=float)
     if A.ndim > 2 or (A.ndim >= 1 and A.shape != (n_weights,) * A.ndim):
-        raise ValueError(f"precision must be a scalar, shape ({n_weights},) or "
-                         f"({n_weights}, {n_weights}); got shape {A.shape}.")
+        raise ValueError(
+            f"precision must be a scalar, shape ({n_weights},) or "
+            f"({n_weights}, {n_weights}); got shape {A.shape}."
+        )
     if not np.all(np.isfinite(A)):
         raise ValueError("precision contains NaN or infinite values.")
     if A.ndim < 2 and np.any(A < 0):
@@ -137,8 +157,10 @@ def check_precision(precision, n_weights: int) -> np.ndarray:
     if A.ndim == 2 and A.size:
         eig = np.linalg.eigvalsh(A)
         if eig[0] < -PSD_TOL * max(abs(eig[0]), abs(eig[-1])):
-            raise ValueError(f"precision must be positive semi-definite (an inverse covariance); "
-                             f"its smallest eigenvalue is {eig[0]:.3g}.")
+            raise ValueError(
+                f"precision must be positive semi-definite (an inverse covariance); "
+                f"its smallest eigenvalue is {eig[0]:.3g}."
+            )
     return A
 
 
@@ -153,9 +175,11 @@ def weighted_gram(Phi, r) -> np.ndarray:
 
 def _gram(B):
     """BᵀB by BLAS syrk (symmetric rank-k update)."""
-    H = _blas.dsyrk(1.0, B.T)       # upper triangle of (Bᵀ)(Bᵀ)ᵀ, zeros below; B.T is F-ordered
+    H = _blas.dsyrk(
+        1.0, B.T
+    )  # upper triangle of (Bᵀ)(Bᵀ)ᵀ, zeros below; B.T is F-ordered
     H += H.T
-    H.flat[::H.shape[0] + 1] *= 0.5
+    H.flat[:: H.shape[0] + 1] *= 0.5
     return H
 
 
@@ -170,7 +194,7 @@ def _add_prior_hessian(H, A):
     if A.ndim == 2:
         H += A
     else:
-        H.flat[::H.shape[0] + 1] += A
+        H.flat[:: H.shape[0] + 1] += A
     return H
 
 
@@ -202,16 +226,24 @@ def _check_softmax_problem(Phi, T, precision, mean):
     Phi, T = check_array(Phi, "Phi"), check_array(T, "T")
     check_consistent_length(Phi=Phi, T=T)
     if np.any(T < 0) or not np.allclose(T.sum(axis=1), 1.0, rtol=0, atol=1e-10):
-        raise ValueError("T must hold one-hot rows (or probability vectors: non-negative, "
-                         "summing to 1).")
+        raise ValueError(
+            "T must hold one-hot rows (or probability vectors: non-negative, "
+            "summing to 1)."
+        )
     K, M = T.shape[1], Phi.shape[1]
     try:
         A = np.broadcast_to(np.asarray(precision, dtype=float), (K, M)).ravel()
-        m0 = None if mean is None else np.broadcast_to(np.asarray(mean, float), (K, M)).ravel()
+        m0 = (
+            None
+            if mean is None
+            else np.broadcast_to(np.asarray(mean, float), (K, M)).ravel()
+        )
     except ValueError:
-        raise ValueError(f"precision and mean must broadcast to (K, M) = ({K}, {M}).") from None
+        raise ValueError(
+            f"precision and mean must broadcast to (K, M) = ({K}, {M})."
+        ) from None
     if m0 is not None:
-        check_vector(m0, "mean")                          # finite
+        check_vector(m0, "mean")  # finite
     return Phi, T, check_precision(A, K * M), m0
 
 
@@ -253,21 +285,25 @@ def make_objective(Phi, t, precision=0.0, mean=None, *, link: str = "logit"):
 
         def softmax_fun(w, hessian=True):
             return _softmax_objective(w, Phi, T, A, m0, hessian)
+
         return softmax_fun
     Phi, t, A, mean = _check_binary_problem(Phi, t, precision, mean)
 
     def binary_fun(w, hessian=True):
         return _binary_objective(terms, w, Phi, t, A, mean, hessian)
+
     return binary_fun
 
 
 def _evaluate(w, Phi, t, precision, mean, hessian, link):
     """A public objective at one w: validate, then evaluate through :func:`make_objective`."""
     fun = make_objective(Phi, t, precision, mean, link=link)
-    M = np.shape(Phi)[1]                                  # Φ and t are now known to be 2-D
+    M = np.shape(Phi)[1]  # Φ and t are now known to be 2-D
     if link == "softmax":
         K = np.shape(t)[1]
-        w = _check_weights(w, "w", K * M, f"K·M = {K}·{M}, K = T.shape[1] vectors stacked")
+        w = _check_weights(
+            w, "w", K * M, f"K·M = {K}·{M}, K = T.shape[1] vectors stacked"
+        )
     else:
         w = _check_weights(w, "w", M, "one per column of Phi")
     return fun(w, _check_flag(hessian))
@@ -362,8 +398,8 @@ def _softmax_objective(w, Phi, T, A, m0, hessian=True):
     """:func:`softmax_objective` for a validated diagonal precision A of shape (K·M,)."""
     (N, M), K = Phi.shape, T.shape[1]
     a = Phi @ w.reshape(K, M).T
-    a -= a.max(axis=1, keepdims=True)           # log-softmax in plain NumPy (no dispatch),
-    Y = np.exp(a)                               # reusing the exponentials for Y
+    a -= a.max(axis=1, keepdims=True)  # log-softmax in plain NumPy (no dispatch),
+    Y = np.exp(a)  # reusing the exponentials for Y
     s = Y.sum(axis=1, keepdims=True)
     Y /= s
     penalty, Ad = _prior(w, A, m0)
@@ -375,7 +411,9 @@ def _softmax_objective(w, Phi, T, A, m0, hessian=True):
     # with C[n, (j, m)] = y_nj φ_nm: two products (plain matmul: less overhead than syrk here)
     C = (Y[:, :, None] * Phi[:, None, :]).reshape(N, K * M)
     H = np.negative(C.T @ C)
-    D = Phi.T @ C                               # block j: Σ_n y_nj φ_n φ_nᵀ
+    D = Phi.T @ C  # block j: Σ_n y_nj φ_n φ_nᵀ
     # add D's block j to H's diagonal block (j, j), through a (K, M, M) view of those blocks
-    np.einsum("jmjn->jmn", H.reshape(K, M, K, M))[...] += D.reshape(M, K, M).transpose(1, 0, 2)
+    np.einsum("jmjn->jmn", H.reshape(K, M, K, M))[...] += D.reshape(M, K, M).transpose(
+        1, 0, 2
+    )
     return E, g, _add_prior_hessian(H, A)

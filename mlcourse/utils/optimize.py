@@ -21,8 +21,14 @@ from scipy.linalg import lapack
 
 from .validation import check_random_state, check_scalar, check_vector
 
-__all__ = ["OptimizeResult", "newton_minimize", "newton_direction", "restrict",
-           "gradient_descent", "sgd"]
+__all__ = [
+    "OptimizeResult",
+    "newton_minimize",
+    "newton_direction",
+    "restrict",
+    "gradient_descent",
+    "sgd",
+]
 
 # A Hessian that is not numerically positive definite (collinear features without a prior,
 # saturated probabilities on separable data) gets a ridge τI before its Cholesky factorisation,
@@ -30,7 +36,9 @@ __all__ = ["OptimizeResult", "newton_minimize", "newton_direction", "restrict",
 # factorisation succeeds. The step is then a slightly damped Newton step in the ill-determined
 # directions only; at a regular optimum no ridge is ever added.
 NEWTON_JITTER = 1e-10
-_posv = lapack.get_lapack_funcs("posv", dtype=np.float64)   # solves SPD systems; info > 0 if not PD
+_posv = lapack.get_lapack_funcs(
+    "posv", dtype=np.float64
+)  # solves SPD systems; info > 0 if not PD
 
 # Backtracking: the step length is halved at most this many times (2⁻⁴⁰ ≈ 1e-12).
 MAX_HALVINGS = 40
@@ -81,14 +89,16 @@ def newton_direction(H, g) -> np.ndarray:
     before τ passes 100 times that bound, and the loop ends there at the latest.
     """
     if not (np.isfinite(H).all() and np.isfinite(g).all()):
-        raise ValueError("The Hessian or the gradient contains NaN or infinite values; there is "
-                         "no Newton direction (is the objective finite at this point?).")
+        raise ValueError(
+            "The Hessian or the gradient contains NaN or infinite values; there is "
+            "no Newton direction (is the objective finite at this point?)."
+        )
     return _newton_direction(H, g)
 
 
 def _newton_direction(H, g) -> np.ndarray:
     """:func:`newton_direction` for H and g already known to be finite."""
-    _, d, info = _posv(H, g)                 # LAPACK Cholesky solve, one call
+    _, d, info = _posv(H, g)  # LAPACK Cholesky solve, one call
     if info == 0 and np.all(np.isfinite(d)):
         return d
     scale = float(np.mean(np.diag(H))) if H.size else 1.0
@@ -99,13 +109,18 @@ def _newton_direction(H, g) -> np.ndarray:
         if info == 0 and np.all(np.isfinite(d)):
             return d
         tau *= 100.0
-    raise ValueError("H + τI is not positive definite even beyond the Gershgorin bound on the "
-                     "eigenvalues of H (the entries of H or g are too large to solve with).")
+    raise ValueError(
+        "H + τI is not positive definite even beyond the Gershgorin bound on the "
+        "eigenvalues of H (the entries of H or g are too large to solve with)."
+    )
 
 
 def _all_finite(E, g, H=None) -> bool:
-    return (math.isfinite(E) and bool(np.isfinite(g).all())
-            and (H is None or bool(np.isfinite(H).all())))
+    return (
+        math.isfinite(E)
+        and bool(np.isfinite(g).all())
+        and (H is None or bool(np.isfinite(H).all()))
+    )
 
 
 def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=None):
@@ -146,19 +161,28 @@ def newton_minimize(fun, x0, *, tol: float = 1e-8, max_iter: int = 100, stop=Non
     x = check_vector(x0, "x0", dtype=float).copy()
     E, g, H = fun(x)
     if not _all_finite(E, g, H):
-        raise ValueError("fun(x0) must return a finite E, gradient and Hessian; got "
-                         f"E = {E} at x0 = {x}.")
+        raise ValueError(
+            "fun(x0) must return a finite E, gradient and Hessian; got "
+            f"E = {E} at x0 = {x}."
+        )
     history, converged, stopped, n_iter = [E], False, False, 0
     while n_iter < max_iter:
-        d = _newton_direction(H, g)                 # H, g finite: checked when accepted
-        small = np.max(np.abs(d), initial=0.0) <= tol * (1.0 + np.max(np.abs(x), initial=0.0))
+        d = _newton_direction(H, g)  # H, g finite: checked when accepted
+        small = np.max(np.abs(d), initial=0.0) <= tol * (
+            1.0 + np.max(np.abs(x), initial=0.0)
+        )
         slope, eta = float(g @ d), 1.0
-        rounding = 8 * np.finfo(float).eps * abs(E)   # E can only be compared up to rounding
+        rounding = (
+            8 * np.finfo(float).eps * abs(E)
+        )  # E can only be compared up to rounding
         for _ in range(MAX_HALVINGS):
             x_new = x - eta * d
             E_new, g_new, H_new = fun(x_new)
             # a step to a non-finite value (e.g. outside a density's support) is too long
-            if _all_finite(E_new, g_new, H_new) and E_new <= E - ARMIJO * eta * slope + rounding:
+            if (
+                _all_finite(E_new, g_new, H_new)
+                and E_new <= E - ARMIJO * eta * slope + rounding
+            ):
                 break
             eta *= 0.5
         else:  # no decrease along the Newton direction: at the optimum up to rounding
@@ -201,7 +225,10 @@ def restrict(fun, free, x_fixed):
 
 # --- first-order methods (lecture 004) ---------------------------------------------------------
 
-def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int, stop=None):
+
+def gradient_descent(
+    fun, x0, *, learning_rate: float, tol: float, max_iter: int, stop=None
+):
     """Batch gradient descent x ← x − η∇E(x) (lecture 004, "Logistic Regression: Gradient").
 
     Parameters
@@ -223,7 +250,9 @@ def gradient_descent(fun, x0, *, learning_rate: float, tol: float, max_iter: int
         ∇E stops being finite: the learning rate is too large and the iterates diverge.
     """
     check_scalar(learning_rate, "learning_rate", low=0, low_inclusive=False)
-    return _first_order(lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop)
+    return _first_order(
+        lambda x, g, it: x - learning_rate * g, fun, x0, tol, max_iter, stop
+    )
 
 
 def _first_order(update, fun, x0, tol, max_iter, stop):
@@ -238,14 +267,18 @@ def _first_order(update, fun, x0, tol, max_iter, stop):
         raise ValueError(f"fun(x0) must return a finite E and gradient; got E = {E}.")
     history, stopped, n_iter = [E], False, 0
     while n_iter < max_iter and np.max(np.abs(g)) > tol:
-        with np.errstate(over="ignore", invalid="ignore"):   # divergence is reported below
+        with np.errstate(
+            over="ignore", invalid="ignore"
+        ):  # divergence is reported below
             x = update(x, g, n_iter)
             E, g = fun(x)
         n_iter += 1
         if not _all_finite(E, g):
-            raise ValueError(f"The iterates diverged: E = {E} after {n_iter} updates. The "
-                             "learning_rate is too large; lower it (or leave it at None for a "
-                             "step size that decreases E).")
+            raise ValueError(
+                f"The iterates diverged: E = {E} after {n_iter} updates. The "
+                "learning_rate is too large; lower it (or leave it at None for a "
+                "step size that decreases E)."
+            )
         history.append(E)
         if stop is not None and stop(x):
             stopped = True
@@ -254,8 +287,18 @@ def _first_order(update, fun, x0, tol, max_iter, stop):
     return OptimizeResult(x, E, g, None, n_iter, converged, stopped, history)
 
 
-def sgd(sample_step, fun, x0, n_samples: int, *, learning_rate: float, tol: float,
-        max_iter: int, random_state=None, stop=None):
+def sgd(
+    sample_step,
+    fun,
+    x0,
+    n_samples: int,
+    *,
+    learning_rate: float,
+    tol: float,
+    max_iter: int,
+    random_state=None,
+    stop=None,
+):
     """Stochastic gradient descent: x ← x − η_e ∇E_n(x), one sample at a time (lecture 004).
 
     E = Σ_n E_n. Each epoch visits the samples in a fresh random order; the step size decays as

@@ -48,19 +48,27 @@ def validate_data(estimator, X="no_validation", y="no_validation", **check_param
         return _sk_validate_data(estimator, X, y, **check_params)
     except ValueError as error:
         if str(error).startswith("Expected 2D array"):
-            raise ValueError(f"X must be a 2-D array of shape (n_samples, n_features). "
-                             f"{error}") from None
+            raise ValueError(
+                f"X must be a 2-D array of shape (n_samples, n_features). {error}"
+            ) from None
         raise
 
 
 def _check_finite(a: np.ndarray, name: str) -> None:
     if a.dtype.kind in "fc" and not np.isfinite(a).all():
-        bad = "NaN" if np.isnan(a).any() else "infinity"      # scikit-learn's wording
+        bad = "NaN" if np.isnan(a).any() else "infinity"  # scikit-learn's wording
         raise ValueError(f"{name} contains {bad}; remove or impute such values first.")
 
 
-def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
-                min_features: int = 1, dtype=np.float64) -> np.ndarray:
+def check_array(
+    X,
+    name: str = "X",
+    *,
+    ndim: int = 2,
+    min_samples: int = 1,
+    min_features: int = 1,
+    dtype=np.float64,
+) -> np.ndarray:
     """Return `X` as a finite float array of the given number of dimensions.
 
     :func:`sklearn.utils.check_array` converts and checks the entries (its messages name the
@@ -85,30 +93,51 @@ def check_array(X, name: str = "X", *, ndim: int = 2, min_samples: int = 1,
     TypeError
         A sparse matrix, or an object array holding something that is not a number.
     """
-    if np.iscomplexobj(X):                # scikit-learn's message would not name the argument
+    if np.iscomplexobj(X):  # scikit-learn's message would not name the argument
         raise ValueError(f"{name} holds complex numbers; only real data are supported.")
     try:
-        arr = _sk_check_array(X, dtype=dtype, ensure_2d=False, allow_nd=True,
-                              ensure_min_samples=0, ensure_min_features=0, input_name=name)
-    except ValueError as exc:             # NumPy's conversion message does not name the argument
+        arr = _sk_check_array(
+            X,
+            dtype=dtype,
+            ensure_2d=False,
+            allow_nd=True,
+            ensure_min_samples=0,
+            ensure_min_features=0,
+            input_name=name,
+        )
+    except ValueError as exc:  # NumPy's conversion message does not name the argument
         if "convert" not in str(exc):
             raise
         raise ValueError(f"{name} must be numeric; {exc}") from None
     if arr.ndim != ndim:
-        want = "a 1-D array of shape (n_samples,)" if ndim == 1 else \
-            "a 2-D array of shape (n_samples, n_features)"
-        hint = " (use X.reshape(-1, 1) for a single feature)" if ndim == 2 and arr.ndim == 1 else ""
-        raise ValueError(f"{name} must be {want}; got an array of shape {arr.shape}{hint}.")
+        want = (
+            "a 1-D array of shape (n_samples,)"
+            if ndim == 1
+            else "a 2-D array of shape (n_samples, n_features)"
+        )
+        hint = (
+            " (use X.reshape(-1, 1) for a single feature)"
+            if ndim == 2 and arr.ndim == 1
+            else ""
+        )
+        raise ValueError(
+            f"{name} must be {want}; got an array of shape {arr.shape}{hint}."
+        )
     if arr.shape[0] < min_samples:
-        raise ValueError(f"{name} must have at least {min_samples} sample(s); "
-                         f"got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must have at least {min_samples} sample(s); got shape {arr.shape}."
+        )
     if ndim == 2 and arr.shape[1] < min_features:
-        raise ValueError(f"{name} must have at least {min_features} feature(s); "
-                         f"got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must have at least {min_features} feature(s); "
+            f"got shape {arr.shape}."
+        )
     return arr
 
 
-def check_vector(y, name: str = "y", *, min_samples: int = 1, dtype=np.float64) -> np.ndarray:
+def check_vector(
+    y, name: str = "y", *, min_samples: int = 1, dtype=np.float64
+) -> np.ndarray:
     """Return `y` as a finite 1-D array (a column vector of shape (n, 1) is flattened)."""
     arr = np.asarray(y)
     if arr.ndim == 2 and arr.shape[1] == 1:
@@ -131,13 +160,17 @@ def _label_vector(y, name: str) -> np.ndarray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be a 1-D array of labels; got shape {arr.shape}.")
+        raise ValueError(
+            f"{name} must be a 1-D array of labels; got shape {arr.shape}."
+        )
     if arr.size == 0:
         raise ValueError(f"{name} is empty.")
     return arr
 
 
-def check_binary_labels(y, name: str = "y_true", *, require_both: bool = False) -> np.ndarray:
+def check_binary_labels(
+    y, name: str = "y_true", *, require_both: bool = False
+) -> np.ndarray:
     """Return 0/1 labels as an ``int8`` array.
 
     Labels must be 0/1 (any numeric type) or booleans; the positive class is 1.
@@ -152,20 +185,26 @@ def check_binary_labels(y, name: str = "y_true", *, require_both: bool = False) 
         out = arr.astype(np.int8)
     else:
         if arr.dtype.kind not in "iuf":
-            raise ValueError(f"{name} must hold 0/1 or boolean labels; got dtype {arr.dtype}.")
+            raise ValueError(
+                f"{name} must hold 0/1 or boolean labels; got dtype {arr.dtype}."
+            )
         if arr.dtype.kind == "f":
             _check_finite(arr, name)
         is_one = arr == 1
         if not (is_one | (arr == 0)).all():
             bad = np.unique(arr[~(is_one | (arr == 0))])[:5]
-            raise ValueError(f"{name} must hold 0/1 or boolean labels (positive class 1); "
-                             f"found {bad.tolist()}.")
+            raise ValueError(
+                f"{name} must hold 0/1 or boolean labels (positive class 1); "
+                f"found {bad.tolist()}."
+            )
         out = is_one.view(np.int8)
     if require_both:
         n_pos = int(np.count_nonzero(out))
         if n_pos == 0 or n_pos == out.size:
             only = "positive (1)" if n_pos else "negative (0)"
-            raise ValueError(f"{name} contains only {only} labels; both classes are needed.")
+            raise ValueError(
+                f"{name} contains only {only} labels; both classes are needed."
+            )
     return out
 
 
@@ -193,18 +232,30 @@ def encode_labels(y, name: str = "y", *, n_classes: int | None = None):
         _check_finite(arr, name)
     classes, y_index = np.unique(arr, return_inverse=True)
     if classes.size < 2:
-        raise ValueError(f"{name} contains only one class ({classes[0]!r}); "
-                         "a classifier needs at least two.")
+        raise ValueError(
+            f"{name} contains only one class ({classes[0]!r}); "
+            "a classifier needs at least two."
+        )
     if n_classes is not None and classes.size != n_classes:
         only = "Only binary classification is supported: " if n_classes == 2 else ""
-        raise ValueError(f"{only}{name} has {classes.size} classes {classes.tolist()[:6]}; "
-                         f"this model needs exactly {n_classes}.")
+        raise ValueError(
+            f"{only}{name} has {classes.size} classes {classes.tolist()[:6]}; "
+            f"this model needs exactly {n_classes}."
+        )
     return classes, y_index
 
 
-def check_scalar(value, name: str, *, low: float | None = None, high: float | None = None,
-                 low_inclusive: bool = True, high_inclusive: bool = True,
-                 integer: bool = False, allow_inf: bool = False):
+def check_scalar(
+    value,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    low_inclusive: bool = True,
+    high_inclusive: bool = True,
+    integer: bool = False,
+    allow_inf: bool = False,
+):
     """Check a scalar hyperparameter: a real (or integer) number within bounds.
 
     NaN is always rejected; ``+inf``/``-inf`` only with ``allow_inf=True``.
@@ -228,7 +279,9 @@ def check_option(value, name: str, options):
     """Check that `value` is one of `options` (e.g. a solver or method name)."""
     if isinstance(value, str) and value in options:
         return value
-    raise ValueError(f"Unknown {name} {value!r}; choose one of {', '.join(map(repr, options))}.")
+    raise ValueError(
+        f"Unknown {name} {value!r}; choose one of {', '.join(map(repr, options))}."
+    )
 
 
 def check_bool(value, name: str) -> bool:
@@ -242,8 +295,11 @@ def check_random_state(seed) -> np.random.Generator:
     """Turn ``None``, an int or a Generator into a :class:`numpy.random.Generator`."""
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is None or (isinstance(seed, numbers.Integral) and not isinstance(seed, bool)
-                        and seed >= 0):
+    if seed is None or (
+        isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0
+    ):
         return np.random.default_rng(seed)
-    raise ValueError(f"random_state must be None, a non-negative int or a numpy Generator; "
-                     f"got {seed!r}.")
+    raise ValueError(
+        f"random_state must be None, a non-negative int or a numpy Generator; "
+        f"got {seed!r}."
+    )

@@ -15,11 +15,20 @@ import pytest
 from scipy import linalg, optimize, stats
 from sklearn import cross_decomposition as skcd
 from sklearn import decomposition as skd
-from sklearn.datasets import load_diabetes, load_linnerud, make_circles
+from sklearn.datasets import load_linnerud, make_circles
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from mlcourse.decomposition import (CCA, PCA, PPCA, KernelPCA, PLSRegression, SupervisedPCA,
-                                    ppca_bic, ppca_evidence, ppca_max_log_likelihood)
+from mlcourse.decomposition import (
+    CCA,
+    PCA,
+    PPCA,
+    KernelPCA,
+    PLSRegression,
+    SupervisedPCA,
+    ppca_bic,
+    ppca_evidence,
+    ppca_max_log_likelihood,
+)
 from mlcourse.exceptions import ConvergenceWarning
 
 EPS = np.finfo(float).eps
@@ -33,8 +42,11 @@ def rounding(X):
 def low_rank_data(rng, n=300, p=6, r=2, noise=0.3):
     """x = Wz + μ + ε with distinct latent scales, so the top r eigenvalues are well separated."""
     W = rng.standard_normal((p, r)) * np.linspace(3.0, 1.5, r)
-    return rng.standard_normal((n, r)) @ W.T + rng.normal(size=p) + noise * rng.standard_normal(
-        (n, p))
+    return (
+        rng.standard_normal((n, r)) @ W.T
+        + rng.normal(size=p)
+        + noise * rng.standard_normal((n, p))
+    )
 
 
 def scatter(X):
@@ -49,8 +61,15 @@ def neg_log_lik(W, sigma2, S, n):
     p = S.shape[0]
     C = W @ W.T + sigma2 * np.eye(p)
     L = linalg.cho_factor(C, lower=True)
-    return n / 2 * (p * np.log(2 * np.pi) + 2 * np.log(np.diag(L[0])).sum()
-                    + np.trace(linalg.cho_solve(L, S)))
+    return (
+        n
+        / 2
+        * (
+            p * np.log(2 * np.pi)
+            + 2 * np.log(np.diag(L[0])).sum()
+            + np.trace(linalg.cho_solve(L, S))
+        )
+    )
 
 
 def em_gap_bound(history):
@@ -66,15 +85,20 @@ def em_gap_bound(history):
 
 # --- PPCA: the model and its posterior ------------------------------------------------------------
 
+
 def test_ppca_log_likelihood_is_the_marginal_gaussian(rng):
     X = low_rank_data(rng)
     model = PPCA(2).fit(X)
-    C = model.components_ @ model.components_.T + model.noise_variance_ * np.eye(X.shape[1])
+    C = model.components_ @ model.components_.T + model.noise_variance_ * np.eye(
+        X.shape[1]
+    )
     direct = stats.multivariate_normal(model.mean_, C).logpdf(X)
     # Woodbury and determinant lemma vs a Cholesky of C: rounding × cond(C) in each term
     cond = np.linalg.cond(C)
     np.testing.assert_allclose(model.score_samples(X), direct, rtol=rounding(X) * cond)
-    np.testing.assert_allclose(model.get_covariance(), C, rtol=0, atol=rounding(X) * C.max())
+    np.testing.assert_allclose(
+        model.get_covariance(), C, rtol=0, atol=rounding(X) * C.max()
+    )
 
 
 def test_ppca_joint_covariance_by_monte_carlo(rng):
@@ -90,7 +114,7 @@ def test_ppca_joint_covariance_by_monte_carlo(rng):
     joint = np.block([[W @ W.T + s2 * np.eye(p), W], [W.T, np.eye(r)]])
     sampled = np.cov(np.column_stack([x, z]), rowvar=False)
     d = np.diag(joint)
-    se = np.sqrt((np.outer(d, d) + joint ** 2) / n)
+    se = np.sqrt((np.outer(d, d) + joint**2) / n)
     assert np.all(np.abs(sampled - joint) < 5 * se)
     drawn = model.sample(n, random_state=1)
     se_x = se[:p, :p]
@@ -111,14 +135,16 @@ def test_ppca_posterior_by_conditioning_both_ways(rng):
     cov_p = np.eye(2) - W.T @ linalg.solve(C, W, assume_a="pos")
     M = np.eye(2) + W.T @ W / s2
     tol = rounding(X) * np.linalg.cond(C)
-    np.testing.assert_allclose(model.transform(X), p_form, rtol=0,
-                               atol=tol * np.abs(p_form).max())
+    np.testing.assert_allclose(
+        model.transform(X), p_form, rtol=0, atol=tol * np.abs(p_form).max()
+    )
     np.testing.assert_allclose(linalg.solve(M, np.eye(2)), cov_p, rtol=0, atol=tol)
     post = model._posterior(X)
     np.testing.assert_allclose(post.cov, cov_p, rtol=0, atol=tol)
 
 
 # --- PPCA: the maximum-likelihood solution -------------------------------------------------------
+
 
 def test_ppca_closed_form_is_the_lecture_solution(rng):
     X = low_rank_data(rng)
@@ -127,19 +153,28 @@ def test_ppca_closed_form_is_the_lecture_solution(rng):
     S, lam = scatter(X)
     model = PPCA(r).fit(X)
     W, s2 = model.components_, model.noise_variance_
-    tol = rounding(X) * lam[0] / (lam[r - 1] - lam[r])           # eigenvector sensitivity
-    np.testing.assert_allclose(s2, lam[r:].mean(), rtol=rounding(X) * lam[0] / lam[r:].mean())
-    np.testing.assert_allclose(np.linalg.norm(W, axis=0) ** 2, lam[:r] - s2,
-                               rtol=0, atol=rounding(X) * lam[0])
-    np.testing.assert_allclose(model.mean_, X.mean(0), rtol=0,
-                               atol=rounding(X) * np.abs(X).max())
+    tol = rounding(X) * lam[0] / (lam[r - 1] - lam[r])  # eigenvector sensitivity
+    np.testing.assert_allclose(
+        s2, lam[r:].mean(), rtol=rounding(X) * lam[0] / lam[r:].mean()
+    )
+    np.testing.assert_allclose(
+        np.linalg.norm(W, axis=0) ** 2, lam[:r] - s2, rtol=0, atol=rounding(X) * lam[0]
+    )
+    np.testing.assert_allclose(
+        model.mean_, X.mean(0), rtol=0, atol=rounding(X) * np.abs(X).max()
+    )
     C = model.get_covariance()
     # ln|WWᵀ + σ²I| = Σ_{i≤r} ln λ_i + (p − r) ln σ², and tr(C⁻¹S) = r + Σ_{i>r} λ_i/σ² = p
     logdet = np.linalg.slogdet(C)[1]
-    np.testing.assert_allclose(logdet, np.log(lam[:r]).sum() + (p - r) * np.log(s2),
-                               rtol=0, atol=p * tol)
-    np.testing.assert_allclose(np.trace(linalg.solve(C, S, assume_a="pos")), p, rtol=0,
-                               atol=p * tol * lam[0] / s2)
+    np.testing.assert_allclose(
+        logdet, np.log(lam[:r]).sum() + (p - r) * np.log(s2), rtol=0, atol=p * tol
+    )
+    np.testing.assert_allclose(
+        np.trace(linalg.solve(C, S, assume_a="pos")),
+        p,
+        rtol=0,
+        atol=p * tol * lam[0] / s2,
+    )
     # the divisor N − 1 for S would move σ² by σ²/N, far beyond the tolerance
     assert abs(s2 * n / (n - 1) - lam[r:].mean()) > rounding(X) * lam[0]
 
@@ -164,25 +199,32 @@ def test_ppca_ml_conditions_and_rotation(rng):
     for idx in np.ndindex(*V.shape):
         D = np.zeros_like(V)
         D[idx] = h
-        fd[idx] = (neg_log_lik(V + D, s2, S, n) - neg_log_lik(V - D, s2, S, n)) / (2 * h)
+        fd[idx] = (neg_log_lik(V + D, s2, S, n) - neg_log_lik(V - D, s2, S, n)) / (
+            2 * h
+        )
     g = grad_W(V, s2)
     J = neg_log_lik(V, s2, S, n)
-    np.testing.assert_allclose(fd, g, rtol=0, atol=1e2 * (h ** 2 * np.abs(g).max()
-                                                          + EPS * abs(J) / h))
+    np.testing.assert_allclose(
+        fd, g, rtol=0, atol=1e2 * (h**2 * np.abs(g).max() + EPS * abs(J) / h)
+    )
     # at the solution C − S vanishes on span(W) up to the eigensolver's rounding ρ·λ_1
-    bound = n * np.linalg.norm(W) * rounding(X) * lam[0] / s2 ** 2
+    bound = n * np.linalg.norm(W) * rounding(X) * lam[0] / s2**2
     assert np.abs(grad_W(W, s2)).max() < bound < 1e-6 * np.abs(g).max()
     # ∂J/∂σ = N{(p − r)/σ − Σ_{i>r} λ_i/σ³} = 0: central difference, error ≲ h²J''' + eps|J|/h
     sigma = np.sqrt(s2)
     hs = 1e-4 * sigma
-    dJ = (neg_log_lik(W, (sigma + hs) ** 2, S, n) - neg_log_lik(W, (sigma - hs) ** 2, S, n)) / (
-        2 * hs)
+    dJ = (
+        neg_log_lik(W, (sigma + hs) ** 2, S, n)
+        - neg_log_lik(W, (sigma - hs) ** 2, S, n)
+    ) / (2 * hs)
     J0 = neg_log_lik(W, s2, S, n)
-    assert abs(dJ) < 10 * (n * p * hs ** 2 / sigma ** 3 + EPS * abs(J0) / hs)
+    assert abs(dJ) < 10 * (n * p * hs**2 / sigma**3 + EPS * abs(J0) / hs)
     # …while moving σ by 1 % gives a derivative far beyond that bound
-    dJ_off = (neg_log_lik(W, (1.01 * sigma + hs) ** 2, S, n)
-              - neg_log_lik(W, (1.01 * sigma - hs) ** 2, S, n)) / (2 * hs)
-    assert abs(dJ_off) > 100 * (n * p * hs ** 2 / sigma ** 3 + EPS * abs(J0) / hs)
+    dJ_off = (
+        neg_log_lik(W, (1.01 * sigma + hs) ** 2, S, n)
+        - neg_log_lik(W, (1.01 * sigma - hs) ** 2, S, n)
+    ) / (2 * hs)
+    assert abs(dJ_off) > 100 * (n * p * hs**2 / sigma**3 + EPS * abs(J0) / hs)
     # W R has the same likelihood for any orthogonal R
     R = np.linalg.qr(rng.standard_normal((2, 2)))[0]
     np.testing.assert_allclose(neg_log_lik(W @ R, s2, S, n), J0, rtol=rounding(X) * p)
@@ -198,11 +240,17 @@ def test_ppca_score_matches_sklearn_after_the_divisor(rng):
     sk = skd.PCA(3, svd_solver="full").fit(X)
     c = n / (n - 1)
     cond = np.linalg.cond(model.get_covariance())
-    np.testing.assert_allclose(sk.get_covariance(), c * model.get_covariance(), rtol=0,
-                               atol=rounding(X) * cond * np.abs(sk.get_covariance()).max())
+    np.testing.assert_allclose(
+        sk.get_covariance(),
+        c * model.get_covariance(),
+        rtol=0,
+        atol=rounding(X) * cond * np.abs(sk.get_covariance()).max(),
+    )
     expected = model.score(X) - p / 2 * (np.log(c) + 1 / c - 1)
     np.testing.assert_allclose(sk.score(X), expected, rtol=rounding(X) * cond)
-    assert abs(sk.score(X) - model.score(X)) > 100 * rounding(X) * cond * abs(model.score(X))
+    assert abs(sk.score(X) - model.score(X)) > 100 * rounding(X) * cond * abs(
+        model.score(X)
+    )
 
 
 def test_ppca_max_log_likelihood_from_the_spectrum(rng):
@@ -214,7 +262,7 @@ def test_ppca_max_log_likelihood_from_the_spectrum(rng):
     np.testing.assert_allclose(ll, fitted, rtol=rounding(X) * lam[0] / lam[-1])
     bic, best_bic = ppca_bic(lam, n)
     ev, best_ev = ppca_evidence(lam, n)
-    assert best_bic == best_ev == 2                           # the generating rank
+    assert best_bic == best_ev == 2  # the generating rank
     sk = skd.PCA("mle", svd_solver="full").fit(X)
     assert sk.n_components_ == best_ev
 
@@ -228,6 +276,7 @@ def test_ppca_evidence_matches_sklearn_mle_choice_on_several_ranks(rng):
 
 # --- PPCA: EM and missing values ----------------------------------------------------------------
 
+
 def test_ppca_em_reaches_the_closed_form(rng):
     # EM's rate approaches 1 as σ²/λ_r → 0 (0.99 on low_rank_data's default noise): a noise
     # level near the signal keeps the test short and the rate estimate steady
@@ -235,7 +284,7 @@ def test_ppca_em_reaches_the_closed_form(rng):
     closed = PPCA(2).fit(X)
     em = PPCA(2, method="em", tol=1e-10, max_iter=5000, random_state=0).fit(X)
     hist = np.array(em.log_likelihood_history_)
-    assert np.all(np.diff(hist) >= -10 * EPS * abs(hist[-1]))      # EM never lowers it
+    assert np.all(np.diff(hist) >= -10 * EPS * abs(hist[-1]))  # EM never lowers it
     gap = closed.score(X) - em.score(X)
     assert -10 * EPS * abs(closed.score(X)) <= gap <= em_gap_bound(hist)
     # W up to rotation: the canonical rotation lines EM's W up with the closed form's; a
@@ -263,10 +312,15 @@ def test_ppca_em_with_missing_values(rng):
     assert np.all(np.diff(hist) >= -10 * EPS * abs(hist[-1]))
     # the likelihood of each row is that of its observed entries: a SciPy marginal
     C = model.get_covariance()
-    direct = np.array([stats.multivariate_normal(model.mean_[o], C[np.ix_(o, o)]).logpdf(x[o])
-                       for x, o in zip(Xm, ~mask)])
-    np.testing.assert_allclose(model.score_samples(Xm), direct,
-                               rtol=rounding(X) * np.linalg.cond(C))
+    direct = np.array(
+        [
+            stats.multivariate_normal(model.mean_[o], C[np.ix_(o, o)]).logpdf(x[o])
+            for x, o in zip(Xm, ~mask)
+        ]
+    )
+    np.testing.assert_allclose(
+        model.score_samples(Xm), direct, rtol=rounding(X) * np.linalg.cond(C)
+    )
     # filling in by E[x | x_O] beats the column means (the data have rank-2 structure)
     filled = model.inverse_transform(model.transform(Xm))
     col_mean = np.nanmean(Xm, axis=0)
@@ -295,6 +349,7 @@ def test_ppca_noise_floor_when_r_reaches_the_rank(rng):
 
 # --- supervised PCA ------------------------------------------------------------------------------
 
+
 @pytest.fixture
 def factor_data(rng):
     n, p, r = 500, 6, 2
@@ -319,7 +374,7 @@ def test_supervised_pca_two_forms_of_the_prediction(factor_data):
     mean, std = model.predict(X, return_std=True)
     tol = rounding(X) * np.linalg.cond(Cxx)
     np.testing.assert_allclose(mean, mean_p, rtol=0, atol=tol * np.abs(mean).max())
-    np.testing.assert_allclose(std ** 2, var_p, rtol=tol * (wt @ wt) / var_p)
+    np.testing.assert_allclose(std**2, var_p, rtol=tol * (wt @ wt) / var_p)
     np.testing.assert_allclose(model.predict(X), mean)
 
 
@@ -333,9 +388,16 @@ def test_supervised_pca_em_and_monte_carlo(factor_data, rng):
     n = 20000
     Wx, wt = model.x_components_, model.y_components_
     z = rng.standard_normal((n, 2))
-    x = z @ Wx.T + model.x_mean_ + np.sqrt(model.x_noise_variance_) * rng.standard_normal(
-        (n, X.shape[1]))
-    tt = z @ wt + model.y_mean_ + np.sqrt(model.y_noise_variance_) * rng.standard_normal(n)
+    x = (
+        z @ Wx.T
+        + model.x_mean_
+        + np.sqrt(model.x_noise_variance_) * rng.standard_normal((n, X.shape[1]))
+    )
+    tt = (
+        z @ wt
+        + model.y_mean_
+        + np.sqrt(model.y_noise_variance_) * rng.standard_normal(n)
+    )
     mean, std = model.predict(x, return_std=True)
     resid = tt - mean
     v = std[0] ** 2
@@ -350,6 +412,7 @@ def test_supervised_pca_em_and_monte_carlo(factor_data, rng):
 
 
 # --- PLS -----------------------------------------------------------------------------------------
+
 
 def power_method_bound(X, Y, scale, r, tol):
     """What scikit-learn's NIPALS may still be off by: it stops when the change of the weights,
@@ -371,20 +434,33 @@ def test_pls_matches_sklearn(scale, multi):
     r = 2
     ours = PLSRegression(r, scale=scale).fit(X, Y)
     sk = skcd.PLSRegression(r, scale=scale, tol=1e-26, max_iter=100000).fit(X, Y)
-    bound = max(power_method_bound(X, np.reshape(Y, (len(X), -1)), scale, r, 1e-26), 1e-12)
+    bound = max(
+        power_method_bound(X, np.reshape(Y, (len(X), -1)), scale, r, 1e-26), 1e-12
+    )
     for name in ["x_weights_", "x_loadings_", "y_loadings_", "x_rotations_"]:
-        np.testing.assert_allclose(getattr(ours, name), getattr(sk, name), rtol=0,
-                                   atol=bound * 100, err_msg=name)
+        np.testing.assert_allclose(
+            getattr(ours, name),
+            getattr(sk, name),
+            rtol=0,
+            atol=bound * 100,
+            err_msg=name,
+        )
     for name in ["x_scores_", "coef_"]:
         a, b = getattr(ours, name), getattr(sk, name)
-        np.testing.assert_allclose(a, b, rtol=0, atol=bound * 100 * np.abs(b).max(),
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            a, b, rtol=0, atol=bound * 100 * np.abs(b).max(), err_msg=name
+        )
     pred = sk.predict(X)
-    np.testing.assert_allclose(ours.predict(X), pred, rtol=0,
-                               atol=bound * 100 * np.abs(pred).max())
-    np.testing.assert_allclose(ours.transform(X), sk.transform(X), rtol=0,
-                               atol=bound * 100 * np.abs(sk.x_scores_).max())
-    assert bound * 100 < 1e-8                                     # the issue's 1e-8
+    np.testing.assert_allclose(
+        ours.predict(X), pred, rtol=0, atol=bound * 100 * np.abs(pred).max()
+    )
+    np.testing.assert_allclose(
+        ours.transform(X),
+        sk.transform(X),
+        rtol=0,
+        atol=bound * 100 * np.abs(sk.x_scores_).max(),
+    )
+    assert bound * 100 < 1e-8  # the issue's 1e-8
 
 
 def test_pls_with_all_components_is_least_squares(rng):
@@ -393,11 +469,16 @@ def test_pls_with_all_components_is_least_squares(rng):
     model = PLSRegression(4, scale=False).fit(X, y)
     A = np.column_stack([X, np.ones(len(X))])
     beta = np.linalg.lstsq(A, y, rcond=None)[0]
-    np.testing.assert_allclose(model.predict(X), A @ beta, rtol=0,
-                               atol=rounding(X) * np.linalg.cond(A) ** 2 * np.abs(y).max())
+    np.testing.assert_allclose(
+        model.predict(X),
+        A @ beta,
+        rtol=0,
+        atol=rounding(X) * np.linalg.cond(A) ** 2 * np.abs(y).max(),
+    )
 
 
 # --- CCA -----------------------------------------------------------------------------------------
+
 
 def test_cca_scalar_target_is_r_squared(rng):
     X = rng.standard_normal((80, 3))
@@ -407,7 +488,7 @@ def test_cca_scalar_target_is_r_squared(rng):
     C = np.cov(np.column_stack([X, t]), rowvar=False)
     rho2 = C[3, :3] @ linalg.solve(C[:3, :3], C[:3, 3], assume_a="pos") / C[3, 3]
     beta = np.linalg.lstsq(Xc, tc, rcond=None)[0]
-    r2 = 1 - np.sum((tc - Xc @ beta) ** 2) / np.sum(tc ** 2)
+    r2 = 1 - np.sum((tc - Xc @ beta) ** 2) / np.sum(tc**2)
     tol = rounding(X) * np.linalg.cond(Xc) ** 2
     np.testing.assert_allclose(model.canonical_correlations_[0] ** 2, rho2, rtol=tol)
     np.testing.assert_allclose(rho2, r2, rtol=tol)
@@ -433,7 +514,9 @@ def test_cca_matches_sklearn_and_direct_maximisation():
     Us, Vs = sk.transform(X, Y)
     sk_rho = [np.corrcoef(Us[:, i], Vs[:, i])[0, 1] for i in range(2)]
     rate = (rho[1] / rho[0]) ** 2
-    np.testing.assert_allclose(rho[:2], sk_rho, rtol=0, atol=1e-13 * rate / (1 - rate) + tol)
+    np.testing.assert_allclose(
+        rho[:2], sk_rho, rtol=0, atol=1e-13 * rate / (1 - rate) + tol
+    )
 
     # ρ_1 = max over a, b of corr(Xa, Yb): BFGS from several starts; its gradient tolerance
     # 1e-10 leaves the maximum off by O(1e-10²) — we allow 1e-8 for the flat directions
@@ -441,8 +524,15 @@ def test_cca_matches_sklearn_and_direct_maximisation():
         a, b = v[:3], v[3:]
         return -np.corrcoef(X @ a, Y @ b)[0, 1]
 
-    best = min(optimize.minimize(neg_corr, np.random.default_rng(s).standard_normal(6),
-                                 method="BFGS", options={"gtol": 1e-10}).fun for s in range(5))
+    best = min(
+        optimize.minimize(
+            neg_corr,
+            np.random.default_rng(s).standard_normal(6),
+            method="BFGS",
+            options={"gtol": 1e-10},
+        ).fun
+        for s in range(5)
+    )
     np.testing.assert_allclose(-best, rho[0], rtol=0, atol=1e-8)
 
 
@@ -455,24 +545,36 @@ def test_cca_singular_covariance_raises(rng):
 
 # --- kernel PCA ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("n", [150, 400])                         # dense and ARPACK branches
+
+@pytest.mark.parametrize("n", [150, 400])  # dense and ARPACK branches
 def test_kernel_pca_matches_sklearn(n):
     X, _ = make_circles(n, factor=0.3, noise=0.05, random_state=0)
     ours = KernelPCA(4, gamma=2.0).fit(X)
     sk = skd.KernelPCA(4, kernel="rbf", gamma=2.0, eigen_solver="dense").fit(X)
     lam = ours.eigenvalues_
-    gaps = np.minimum(np.r_[np.inf, lam[:-1] - lam[1:]], np.r_[lam[:-1] - lam[1:], np.inf])
-    tol = rounding(np.zeros((n, n))) * n * lam[0]                 # ‖K̃‖ ≤ N·max k
+    gaps = np.minimum(
+        np.r_[np.inf, lam[:-1] - lam[1:]], np.r_[lam[:-1] - lam[1:], np.inf]
+    )
+    tol = rounding(np.zeros((n, n))) * n * lam[0]  # ‖K̃‖ ≤ N·max k
     np.testing.assert_allclose(lam, sk.eigenvalues_, rtol=0, atol=tol)
     vec_tol = tol / gaps.min()
     signs = np.sign(np.sum(ours.eigenvectors_ * sk.eigenvectors_, axis=0))
-    np.testing.assert_allclose(ours.eigenvectors_ * signs, sk.eigenvectors_, rtol=0,
-                               atol=vec_tol)
+    np.testing.assert_allclose(
+        ours.eigenvectors_ * signs, sk.eigenvectors_, rtol=0, atol=vec_tol
+    )
     Xt = make_circles(50, factor=0.3, noise=0.05, random_state=1)[0]
-    np.testing.assert_allclose(ours.transform(Xt) * signs, sk.transform(Xt), rtol=0,
-                               atol=vec_tol * np.sqrt(n * lam[0]))
-    np.testing.assert_allclose(ours.fit_transform(X) * signs, sk.fit_transform(X), rtol=0,
-                               atol=vec_tol * np.sqrt(lam[0]))
+    np.testing.assert_allclose(
+        ours.transform(Xt) * signs,
+        sk.transform(Xt),
+        rtol=0,
+        atol=vec_tol * np.sqrt(n * lam[0]),
+    )
+    np.testing.assert_allclose(
+        ours.fit_transform(X) * signs,
+        sk.fit_transform(X),
+        rtol=0,
+        atol=vec_tol * np.sqrt(lam[0]),
+    )
 
 
 def test_linear_kernel_pca_is_pca(rng):
@@ -480,11 +582,14 @@ def test_linear_kernel_pca_is_pca(rng):
     n = len(X)
     kp = KernelPCA(3, kernel="linear").fit(X)
     pca = PCA(3).fit(X)
-    np.testing.assert_allclose(kp.eigenvalues_, pca.explained_variance_ * (n - 1),
-                               rtol=rounding(X) * 25)
+    np.testing.assert_allclose(
+        kp.eigenvalues_, pca.explained_variance_ * (n - 1), rtol=rounding(X) * 25
+    )
     signs = np.sign(np.sum(kp.transform(X) * pca.transform(X), axis=0))
     tol = rounding(X) * 25 / 0.5 * np.abs(X).max() * 10
-    np.testing.assert_allclose(kp.transform(X) * signs, pca.transform(X), rtol=0, atol=tol)
+    np.testing.assert_allclose(
+        kp.transform(X) * signs, pca.transform(X), rtol=0, atol=tol
+    )
 
 
 def test_kernel_pca_separates_circles():
@@ -494,17 +599,23 @@ def test_kernel_pca_separates_circles():
     assert min(z[y == 0].max(), z[y == 1].max()) < max(z[y == 0].min(), z[y == 1].min())
     # …and none on the first principal component does
     u = PCA(1).fit_transform(X)[:, 0]
-    assert not min(u[y == 0].max(), u[y == 1].max()) < max(u[y == 0].min(), u[y == 1].min())
+    assert not min(u[y == 0].max(), u[y == 1].max()) < max(
+        u[y == 0].min(), u[y == 1].min()
+    )
 
 
 # --- bad input -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("params, match", [
-    ({"n_components": 6}, "n_components=6 must be smaller than n_features=6"),
-    ({"n_components": 0}, "n_components"),
-    ({"n_components": 2, "method": "svd"}, "method"),
-    ({"n_components": 2, "tol": -1.0}, "tol"),
-])
+
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"n_components": 6}, "n_components=6 must be smaller than n_features=6"),
+        ({"n_components": 0}, "n_components"),
+        ({"n_components": 2, "method": "svd"}, "method"),
+        ({"n_components": 2, "tol": -1.0}, "tol"),
+    ],
+)
 def test_ppca_rejects_bad_hyperparameters(params, match, rng):
     with pytest.raises(ValueError, match=match):
         PPCA(**params).fit(low_rank_data(rng))
@@ -540,7 +651,9 @@ def test_pls_cca_kernel_pca_reject_too_many_components(rng):
         PLSRegression(4).fit(X, rng.standard_normal(20))
     with pytest.raises(ValueError, match="n_components=3 must be at most"):
         CCA(3).fit(X, rng.standard_normal((20, 2)))
-    with pytest.raises(ValueError, match="n_components=21 must be at most n_samples=20"):
+    with pytest.raises(
+        ValueError, match="n_components=21 must be at most n_samples=20"
+    ):
         KernelPCA(21).fit(X)
     with pytest.raises(ValueError, match="gamma"):
         KernelPCA(2, gamma=-1.0).fit(X)
@@ -550,6 +663,7 @@ def test_transform_before_fit_raises(rng):
     from sklearn.exceptions import NotFittedError as SkNotFitted
 
     from mlcourse.exceptions import NotFittedError
+
     for est in [PPCA(2), SupervisedPCA(2), PLSRegression(2), CCA(1), KernelPCA(2)]:
         with pytest.raises(NotFittedError):
             est.transform(rng.standard_normal((5, 4)))
@@ -559,14 +673,24 @@ def test_transform_before_fit_raises(rng):
 
 # --- scikit-learn's estimator checks -------------------------------------------------------------
 
-@parametrize_with_checks([PPCA(1), PPCA(1, method="em", random_state=0),
-                          SupervisedPCA(1, random_state=0), PLSRegression(1), CCA(1),
-                          KernelPCA(2), KernelPCA(2, kernel="linear")])
+
+@parametrize_with_checks(
+    [
+        PPCA(1),
+        PPCA(1, method="em", random_state=0),
+        SupervisedPCA(1, random_state=0),
+        PLSRegression(1),
+        CCA(1),
+        KernelPCA(2),
+        KernelPCA(2, kernel="linear"),
+    ]
+)
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
 
-# --- scores for scikit-learn's model selection -----------------------------------------------------
+# --- scores for scikit-learn's model selection ------------------------------------------------
+
 
 def test_cca_and_kernel_pca_scores_on_the_training_data(rng):
     """CCA.score = the mean canonical correlation and KernelPCA.score = Σ_{i≤r} λ_i / tr K̃ on the
@@ -575,11 +699,16 @@ def test_cca_and_kernel_pca_scores_on_the_training_data(rng):
     Y[:, 0] += X[:, 0]
     cca = CCA(2).fit(X, Y)
     tol = rounding(X) * np.linalg.cond(X - X.mean(0)) * np.linalg.cond(Y - Y.mean(0))
-    np.testing.assert_allclose(cca.score(X, Y), cca.canonical_correlations_.mean(), rtol=tol)
+    np.testing.assert_allclose(
+        cca.score(X, Y), cca.canonical_correlations_.mean(), rtol=tol
+    )
     kp = KernelPCA(3, gamma=0.5).fit(X)
     K = np.exp(-0.5 * ((X[:, None] - X[None]) ** 2).sum(-1))
     H = np.eye(50) - 1 / 50
     trace = np.trace(H @ K @ H)
-    np.testing.assert_allclose(kp.score(X), kp.eigenvalues_.sum() / trace,
-                               rtol=rounding(K) * 50 * kp.eigenvalues_[0] / kp.eigenvalues_[-1])
+    np.testing.assert_allclose(
+        kp.score(X),
+        kp.eigenvalues_.sum() / trace,
+        rtol=rounding(K) * 50 * kp.eigenvalues_[0] / kp.eigenvalues_[-1],
+    )
     assert 0 < kp.score(rng.standard_normal((20, 3))) < 1

@@ -27,7 +27,7 @@ def merge(first, second):
     for a, b in zip(first, second):
         key = a + b * n_first
         if key not in state_map:
-            state_map[key] = len(state_map) + 1       # FEAST numbers the joint states from 1
+            state_map[key] = len(state_map) + 1  # FEAST numbers the joint states from 1
         out.append(state_map[key])
     return out
 
@@ -65,8 +65,9 @@ def conditional_entropy(data, condition):
 
 def cmi(data, target, condition):
     """I(data; target | condition) = H(data | condition) − H(data | target, condition)."""
-    return conditional_entropy(data, condition) - conditional_entropy(data, merge(target,
-                                                                                 condition))
+    return conditional_entropy(data, condition) - conditional_entropy(
+        data, merge(target, condition)
+    )
 
 
 def _first(features, labels):
@@ -104,8 +105,11 @@ def feast(criterion, k, X, y):
                 for x in range(i):
                     if (x, j) not in cache:
                         s = out[x]
-                        cache[x, j] = (mi(merge(features[s], features[j]), labels)
-                                       if criterion == "jmi" else mi(features[s], features[j]))
+                        cache[x, j] = (
+                            mi(merge(features[s], features[j]), labels)
+                            if criterion == "jmi"
+                            else mi(features[s], features[j])
+                        )
                     total += cache[x, j]
                 value = total if criterion == "jmi" else class_mi[j] - total / i
                 if value > best:

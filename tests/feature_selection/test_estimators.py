@@ -11,21 +11,31 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlcourse.base import BaseEstimator
-from mlcourse.feature_selection import FeatureSelector, HistogramClassifier, select_features
+from mlcourse.feature_selection import (
+    FeatureSelector,
+    HistogramClassifier,
+    select_features,
+)
 
 # scikit-learn's checks need the tags of issue 14's base estimator (scikit-learn's own);
 # parametrize_with_checks reads the tags when the module is collected, so it is only called then.
 HAS_TAGS = hasattr(BaseEstimator, "__sklearn_tags__")
-needs_sklearn_base = pytest.mark.skipif(not HAS_TAGS, reason="mlcourse.base.BaseEstimator has no "
-                                        "tags before issue 14 lands")
-ESTIMATORS = [FeatureSelector(1), FeatureSelector(1, criterion="mrmr", n_bins=None),
-              HistogramClassifier()]
+needs_sklearn_base = pytest.mark.skipif(
+    not HAS_TAGS, reason="mlcourse.base.BaseEstimator has no tags before issue 14 lands"
+)
+ESTIMATORS = [
+    FeatureSelector(1),
+    FeatureSelector(1, criterion="mrmr", n_bins=None),
+    HistogramClassifier(),
+]
 
 if HAS_TAGS:
+
     @parametrize_with_checks(ESTIMATORS)
     def test_scikit_learn_estimator_checks(estimator, check):
         check(estimator)
 else:
+
     @needs_sklearn_base
     def test_scikit_learn_estimator_checks():
         pass
@@ -37,11 +47,15 @@ def test_feature_selector_in_a_pipeline():
     pipe.fit(X, y)
     selector = pipe[0]
     assert list(selector.features_) == list(select_features(X, y, 5))
-    assert np.array_equal(selector.get_support(indices=True), np.sort(selector.features_))
+    assert np.array_equal(
+        selector.get_support(indices=True), np.sort(selector.features_)
+    )
     assert selector.ranking_[selector.features_].tolist() == [1, 2, 3, 4, 5]
     assert np.all(np.delete(selector.ranking_, selector.features_) == 6)
     assert pipe.score(X, y) > 0.9
-    np.testing.assert_array_equal(selector.transform(X), X[:, np.sort(selector.features_)])
+    np.testing.assert_array_equal(
+        selector.transform(X), X[:, np.sort(selector.features_)]
+    )
 
 
 @needs_sklearn_base

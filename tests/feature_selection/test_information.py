@@ -8,8 +8,12 @@ from scipy import stats
 from scipy.special import xlogy
 from sklearn.preprocessing import KBinsDiscretizer
 
-from mlcourse.feature_selection import (conditional_mutual_information, discretize, entropy,
-                                        mutual_information)
+from mlcourse.feature_selection import (
+    conditional_mutual_information,
+    discretize,
+    entropy,
+    mutual_information,
+)
 
 EPS = np.finfo(float).eps
 
@@ -54,7 +58,8 @@ def test_plug_in_estimates_are_the_functionals_of_the_empirical_distribution(see
     assert entropy(np.c_[x, y], z) == pytest.approx(H(p, (0, 1, 2)), abs=tol)
     assert entropy(z) == pytest.approx(stats.entropy(counts.sum(axis=(0, 1))), abs=tol)
     assert mutual_information(x, y) == pytest.approx(
-        H(p, (0,)) + H(p, (1,)) - H(p, (0, 1)), abs=tol)
+        H(p, (0,)) + H(p, (1,)) - H(p, (0, 1)), abs=tol
+    )
     # I(x; y | z) from its definition Σ p(x,y,z) ln[p(x,y|z) / (p(x|z) p(y|z))]
     pz, pxz, pyz = p.sum(axis=(0, 1)), p.sum(axis=1), p.sum(axis=0)
     nz = p > 0
@@ -85,20 +90,26 @@ def test_jmi_and_cmim_expanded_forms_are_identities(seed):
         for i in S:
             # {x_i, x_j} jointly: the chain rule I({x_i, x_j}; t) = I(x_i; t) + I(x_j; t | x_i)
             assert I(np.c_[xs[i], xs[j]], t) == pytest.approx(
-                I(xs[i], t) + Ic(xs[j], t, xs[i]), abs=tol)
+                I(xs[i], t) + Ic(xs[j], t, xs[i]), abs=tol
+            )
             # I(x_j; t | x_i) = I(x_j; t) − I(x_j; x_i) + I(x_j; x_i | t)
             assert Ic(xs[j], t, xs[i]) == pytest.approx(
-                I(xs[j], t) - I(xs[j], xs[i]) + Ic(xs[j], xs[i], t), abs=tol)
+                I(xs[j], t) - I(xs[j], xs[i]) + Ic(xs[j], xs[i], t), abs=tol
+            )
     jmi = [sum(I(np.c_[xs[i], xs[j]], t) for i in S) for j in cands]
     jmi_cond = [sum(Ic(xs[j], t, xs[i]) for i in S) for j in cands]
-    jmi_red = [I(xs[j], t) - np.mean([I(xs[j], xs[i]) - Ic(xs[j], xs[i], t) for i in S])
-               for j in cands]
+    jmi_red = [
+        I(xs[j], t) - np.mean([I(xs[j], xs[i]) - Ic(xs[j], xs[i], t) for i in S])
+        for j in cands
+    ]
     const = sum(I(xs[i], t) for i in S)
     np.testing.assert_allclose(np.subtract(jmi, const), jmi_cond, rtol=0, atol=tol)
     np.testing.assert_allclose(np.divide(jmi_cond, len(S)), jmi_red, rtol=0, atol=tol)
     cmim = [min(Ic(xs[j], t, xs[i]) for i in S) for j in cands]
-    cmim_red = [I(xs[j], t) - max(I(xs[j], xs[i]) - Ic(xs[j], xs[i], t) for i in S)
-                for j in cands]
+    cmim_red = [
+        I(xs[j], t) - max(I(xs[j], xs[i]) - Ic(xs[j], xs[i], t) for i in S)
+        for j in cands
+    ]
     np.testing.assert_allclose(cmim, cmim_red, rtol=0, atol=tol)
 
 
@@ -124,8 +135,8 @@ def test_conditional_likelihood_decomposition(seed):
     counts = random_counts(rng, (2, 3, 2, 3), zeros=0.2)
     x1, x2, x3, t = sample_of(counts)
     n = len(t)
-    theta = np.c_[x1, x3]                       # the selected features x_θ; x_2 left out
-    q_table = rng.dirichlet(np.ones(3), size=(2, 2))          # q(t | x_1, x_3), any model
+    theta = np.c_[x1, x3]  # the selected features x_θ; x_2 left out
+    q_table = rng.dirichlet(np.ones(3), size=(2, 2))  # q(t | x_1, x_3), any model
     q = q_table[x1, x3, t]
     J = -np.mean(np.log(q))
     # p̂(t | x_θ) per sample from counts
@@ -141,8 +152,12 @@ def test_conditional_likelihood_decomposition(seed):
     # the lecture's I(x_θ̃; t | x_θ) = I(x; t) − I(x_θ; t) (the chain rule); printed with θ for
     # θ̃ it would be I(x_θ; t | x_θ) = 0
     assert conditional_mutual_information(x2, t, theta) == pytest.approx(
-        mutual_information(X, t) - mutual_information(theta, t), abs=rounding(counts.size, n))
-    assert conditional_mutual_information(theta, t, theta) == pytest.approx(0, abs=10 * EPS)
+        mutual_information(X, t) - mutual_information(theta, t),
+        abs=rounding(counts.size, n),
+    )
+    assert conditional_mutual_information(theta, t, theta) == pytest.approx(
+        0, abs=10 * EPS
+    )
 
 
 def binned_gaussian_mi(rho, xedges, yedges):
@@ -181,7 +196,12 @@ def test_gaussian_mutual_information():
         py = np.bincount(d[:, 1]) / n
         log_ratio = np.log(cnt[inv.ravel()] / n / px[d[:, 0]] / py[d[:, 1]])
         se = log_ratio.std() / np.sqrt(n)
-        assert abs(est - binned) < 4 * se + 1e-6, (b, est, binned, se)   # 1e-6: SciPy's CDF
+        assert abs(est - binned) < 4 * se + 1e-6, (
+            b,
+            est,
+            binned,
+            se,
+        )  # 1e-6: SciPy's CDF
         assert binned < exact
         gaps.append(exact - binned)
     # halving the bin width h at least halves the loss (it falls as h², by a factor near 4)
@@ -199,37 +219,48 @@ def test_miller_madow_removes_most_of_the_plug_in_bias():
         plug[r] = mutual_information(x, y)
         mm[r] = mutual_information(x, y, correction="miller-madow")
     se = plug.std() / np.sqrt(reps)
-    assert abs(plug.mean() - 15 / (2 * n)) < 4 * se + 0.1 * 15 / (2 * n)  # second-order terms
+    assert abs(plug.mean() - 15 / (2 * n)) < 4 * se + 0.1 * 15 / (
+        2 * n
+    )  # second-order terms
     assert abs(mm.mean()) < 4 * mm.std() / np.sqrt(reps)
     assert plug.mean() > 10 * se
 
 
 def test_discretize_matches_kbins_discretizer():
     rng = np.random.default_rng(2)
-    X = np.c_[rng.standard_normal(300), rng.exponential(size=300), rng.integers(0, 7, 300)]
-    X[:5, 0] = np.linspace(X[:, 0].min(), X[:, 0].max(), 5)       # values on the edges
+    X = np.c_[
+        rng.standard_normal(300), rng.exponential(size=300), rng.integers(0, 7, 300)
+    ]
+    X[:5, 0] = np.linspace(X[:, 0].min(), X[:, 0].max(), 5)  # values on the edges
     for strategy in ("uniform",):
-        ref = KBinsDiscretizer(n_bins=5, encode="ordinal", strategy=strategy).fit_transform(X)
+        ref = KBinsDiscretizer(
+            n_bins=5, encode="ordinal", strategy=strategy
+        ).fit_transform(X)
         np.testing.assert_array_equal(discretize(X, 5, strategy), ref.astype(int))
     q = discretize(X[:, :2], 4, "quantile")
-    for col in q.T:                                   # continuous columns: equal counts
+    for col in q.T:  # continuous columns: equal counts
         assert np.all(np.abs(np.bincount(col) - 75) <= 1)
-    assert np.array_equal(discretize(np.ones(6)), np.zeros(6, dtype=int))   # constant column
+    assert np.array_equal(
+        discretize(np.ones(6)), np.zeros(6, dtype=int)
+    )  # constant column
     assert discretize(X[:, 0], 3).shape == (300,)
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: entropy(), "at least one"),
-    (lambda: entropy([1.0, np.nan]), "columns\\[0\\] contains NaN"),
-    (lambda: mutual_information([1, 2, 3], [1, 2]), "x has 3, y has 2"),
-    (lambda: mutual_information([1, 2], [1, np.inf]), "y contains infinite"),
-    (lambda: conditional_mutual_information([1, 2], [1, 2], [[1, 2, 3]]), "z"),
-    (lambda: mutual_information([], []), "x is empty"),
-    (lambda: mutual_information([1, 2], [1, 2], correction="mm"), "correction"),
-    (lambda: discretize([[1.0], [np.nan]]), "X contains NaN"),
-    (lambda: discretize([[1.0], [2.0]], n_bins=1), "n_bins"),
-    (lambda: discretize([[1.0], [2.0]], strategy="kmeans"), "strategy"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: entropy(), "at least one"),
+        (lambda: entropy([1.0, np.nan]), "columns\\[0\\] contains NaN"),
+        (lambda: mutual_information([1, 2, 3], [1, 2]), "x has 3, y has 2"),
+        (lambda: mutual_information([1, 2], [1, np.inf]), "y contains infinite"),
+        (lambda: conditional_mutual_information([1, 2], [1, 2], [[1, 2, 3]]), "z"),
+        (lambda: mutual_information([], []), "x is empty"),
+        (lambda: mutual_information([1, 2], [1, 2], correction="mm"), "correction"),
+        (lambda: discretize([[1.0], [np.nan]]), "X contains NaN"),
+        (lambda: discretize([[1.0], [2.0]], n_bins=1), "n_bins"),
+        (lambda: discretize([[1.0], [2.0]], strategy="kmeans"), "strategy"),
+    ],
+)
 def test_bad_input_names_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()

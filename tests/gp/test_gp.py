@@ -17,8 +17,13 @@ from sklearn.gaussian_process.kernels import RBF, ConstantKernel, WhiteKernel
 
 from mlcourse.checks import EPS, fd_truncation
 from mlcourse.exceptions import NotFittedError
-from mlcourse.gp import (GaussianProcessClassifier, GaussianProcessRegressor, KalmanGPRegressor,
-                         affine_basis, laplace_mode)
+from mlcourse.gp import (
+    GaussianProcessClassifier,
+    GaussianProcessRegressor,
+    KalmanGPRegressor,
+    affine_basis,
+    laplace_mode,
+)
 from mlcourse.kernels import BasisKernel, SquaredExponential
 from mlcourse.utils.numdiff import central_differences
 
@@ -44,6 +49,7 @@ def sk_regressor(sf2, ell, noise, X, y):
 
 # --- kernel derivatives ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("ell", [0.7, [0.5, 2.0]])
 def test_kernel_gradient_matches_finite_differences(rng, ell):
     X = rng.normal(size=(6, 2))
@@ -58,7 +64,9 @@ def test_kernel_gradient_matches_finite_differences(rng, ell):
     # argument), 4ε|K|/h; truncation h²/6 × the third derivative, of relative order h² = 1e-12
     rounding = 4 * np.finfo(float).eps * np.abs(K).max() / h
     for j, e in enumerate(np.eye(k.theta.size)):
-        fd = (k.with_theta(k.theta + h * e)(X) - k.with_theta(k.theta - h * e)(X)) / (2 * h)
+        fd = (k.with_theta(k.theta + h * e)(X) - k.with_theta(k.theta - h * e)(X)) / (
+            2 * h
+        )
         np.testing.assert_allclose(dK[j], fd, rtol=1e-6, atol=3 * rounding)
     # theta is scikit-learn's order for ConstantKernel * RBF, and with_theta inverts it
     sk = ConstantKernel(1.3) * RBF(ell)
@@ -66,9 +74,9 @@ def test_kernel_gradient_matches_finite_differences(rng, ell):
     np.testing.assert_allclose(k.theta, sk.theta, rtol=1e-14)
     np.testing.assert_allclose(k.with_theta(k.theta)(X), K, rtol=1e-14)
     # K⊙D/ℓ² by both libraries: rounding of a few ε relative; atol for the zero diagonal
-    np.testing.assert_allclose(dK.transpose(1, 2, 0), sk(X, eval_gradient=True)[1], rtol=1e-10,
-                               atol=1e-14)
-
+    np.testing.assert_allclose(
+        dK.transpose(1, 2, 0), sk(X, eval_gradient=True)[1], rtol=1e-10, atol=1e-14
+    )
 
 
 def test_kernel_gradient_returns_independent_arrays_and_checks_width(rng):
@@ -82,11 +90,12 @@ def test_kernel_gradient_returns_independent_arrays_and_checks_width(rng):
     with pytest.raises(ValueError, match="length_scale has 3 entries"):
         SquaredExponential([1.0, 2.0, 3.0]).gradient(X)
 
+
 def test_kernel_theta_bad_input():
     with pytest.raises(ValueError, match="theta must be a finite vector of length 2"):
         SquaredExponential(1.0).with_theta([0.0, 0.0, 0.0])
     with pytest.raises(ValueError, match="length_scale must be positive"):
-        SquaredExponential(-1.0).theta
+        _ = SquaredExponential(-1.0).theta
 
 
 def test_basis_kernel(rng):
@@ -105,54 +114,80 @@ def test_basis_kernel(rng):
 
 # --- regression -----------------------------------------------------------------------------------
 
+
 def test_regressor_matches_sklearn_at_fixed_kernel(regression):
     X, y, Xs = regression
-    ours = GaussianProcessRegressor(SquaredExponential([0.8, 1.5], 1.2), noise_variance=0.05,
-                                    optimize=False).fit(X, y)
+    ours = GaussianProcessRegressor(
+        SquaredExponential([0.8, 1.5], 1.2), noise_variance=0.05, optimize=False
+    ).fit(X, y)
     sk = sk_regressor(1.2, [0.8, 1.5], 0.05, X, y)
-    assert ours.log_marginal_likelihood_value_ == pytest.approx(sk.log_marginal_likelihood_value_,
-                                                                rel=1e-12)
+    assert ours.log_marginal_likelihood_value_ == pytest.approx(
+        sk.log_marginal_likelihood_value_, rel=1e-12
+    )
     mean, std = ours.predict(Xs, return_std=True)
     sk_mean, sk_cov = sk.predict(Xs, return_cov=True)
     np.testing.assert_allclose(mean, sk_mean, rtol=1e-10, atol=1e-12)
     # our std is of the latent f; sklearn's covariance includes the WhiteKernel noise
     np.testing.assert_allclose(std**2, np.diag(sk_cov) - 0.05, rtol=1e-9, atol=1e-12)
     _, cov = ours.predict(Xs, return_cov=True)
-    np.testing.assert_allclose(cov, sk_cov - 0.05 * np.eye(len(Xs)), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(
+        cov, sk_cov - 0.05 * np.eye(len(Xs)), rtol=1e-9, atol=1e-12
+    )
     np.testing.assert_allclose(ours.predict(Xs), mean)
 
 
 def test_lml_and_gradient(regression):
     X, y, _ = regression
-    ours = GaussianProcessRegressor(SquaredExponential([1.0, 1.0]), optimize=False).fit(X, y)
+    ours = GaussianProcessRegressor(SquaredExponential([1.0, 1.0]), optimize=False).fit(
+        X, y
+    )
     theta = np.log([1.4, 0.6, 2.0, 0.03])
     value, grad = ours.log_marginal_likelihood(theta, eval_gradient=True)
-    sk_value, sk_grad = sk_regressor(1.0, [1.0, 1.0], 0.01, X, y).log_marginal_likelihood(
-        theta, eval_gradient=True)
+    sk_value, sk_grad = sk_regressor(
+        1.0, [1.0, 1.0], 0.01, X, y
+    ).log_marginal_likelihood(theta, eval_gradient=True)
     assert value == pytest.approx(sk_value, rel=1e-12)
     np.testing.assert_allclose(grad, sk_grad, rtol=1e-9)
     C = SquaredExponential([0.6, 2.0], 1.4)(X) + 0.03 * np.eye(len(y))
-    assert value == pytest.approx(stats.multivariate_normal(np.zeros(len(y)), C).logpdf(y),
-                                  rel=1e-12)
+    assert value == pytest.approx(
+        stats.multivariate_normal(np.zeros(len(y)), C).logpdf(y), rel=1e-12
+    )
     h = 1e-5
-    fd = [(ours.log_marginal_likelihood(theta + h * e) - ours.log_marginal_likelihood(theta - h * e))
-          / (2 * h) for e in np.eye(4)]
+    fd = [
+        (
+            ours.log_marginal_likelihood(theta + h * e)
+            - ours.log_marginal_likelihood(theta - h * e)
+        )
+        / (2 * h)
+        for e in np.eye(4)
+    ]
     np.testing.assert_allclose(grad, fd, rtol=1e-6, atol=1e-8)
     # no argument: the fitted hyperparameters
     assert ours.log_marginal_likelihood() == ours.log_marginal_likelihood_value_
     v, g = ours.log_marginal_likelihood(eval_gradient=True)
-    assert v == pytest.approx(ours.log_marginal_likelihood_value_, rel=1e-12) and g.shape == (4,)
+    assert v == pytest.approx(
+        ours.log_marginal_likelihood_value_, rel=1e-12
+    ) and g.shape == (4,)
 
 
 def test_optimisation_finds_sklearns_optimum(regression):
     X, y, _ = regression
-    ours = GaussianProcessRegressor(SquaredExponential([1.0, 1.0]), noise_variance=0.1,
-                                    n_restarts=2, random_state=0).fit(X, y)
-    sk = SkGPR(ConstantKernel(1.0) * RBF([1.0, 1.0]) + WhiteKernel(0.1), alpha=0.0,
-               n_restarts_optimizer=2, random_state=0).fit(X, y)
-    assert ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
+    ours = GaussianProcessRegressor(
+        SquaredExponential([1.0, 1.0]), noise_variance=0.1, n_restarts=2, random_state=0
+    ).fit(X, y)
+    sk = SkGPR(
+        ConstantKernel(1.0) * RBF([1.0, 1.0]) + WhiteKernel(0.1),
+        alpha=0.0,
+        n_restarts_optimizer=2,
+        random_state=0,
+    ).fit(X, y)
+    assert (
+        ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
+    )
     np.testing.assert_allclose(ours.theta_, sk.kernel_.theta, rtol=1e-3, atol=1e-3)
-    np.testing.assert_allclose(ours.log_marginal_likelihood(eval_gradient=True)[1], 0, atol=1e-3)
+    np.testing.assert_allclose(
+        ours.log_marginal_likelihood(eval_gradient=True)[1], 0, atol=1e-3
+    )
     assert ours.noise_variance_ == pytest.approx(sk.kernel_.k2.noise_level, rel=1e-2)
     # the input kernel is not modified, and a refit starts afresh: after a fit to other data,
     # refitting to (X, y) gives the first optimum again, as does a fresh clone
@@ -177,21 +212,63 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
         assert GaussianProcessRegressor(optimize=False).fit(X, y).jitter_ == 0.0
 
 
-@pytest.mark.parametrize("kwargs, X, y, match", [
-    ({}, [[0.0], [np.nan]], [1.0, 2.0], "X contains NaN"),
-    ({}, [[0.0], [1.0]], [1.0, np.nan], "y contains NaN"),
-    ({}, [[0.0], [1.0]], [1.0, 2.0, 3.0], "[Ii]nconsistent numbers of samples"),
-    ({"noise_variance": -1.0}, [[0.0], [1.0]], [1.0, 2.0], "noise_variance must be >= 0"),
-    ({"kernel": SquaredExponential(0.0)}, [[0.0], [1.0]], [1.0, 2.0], "length_scale must be positive"),
-    ({"kernel": SquaredExponential([1.0, -2.0])}, [[0.0, 1.0], [1.0, 0.0]], [1.0, 2.0],
-     "length_scale must be positive"),
-    ({"kernel": SquaredExponential(1.0, 0.0)}, [[0.0], [1.0]], [1.0, 2.0], "variance must be > 0"),
-    ({"kernel": SquaredExponential(1.0, -1.0)}, [[0.0], [1.0]], [1.0, 2.0], "variance must be > 0"),
-    ({"kernel": SquaredExponential([1.0, 1.0, 1.0])}, [[0.0, 1.0]], [1.0], "length_scale has 3"),
-    ({"n_restarts": -1}, [[0.0], [1.0]], [1.0, 2.0], "n_restarts must be >= 0"),
-    ({"optimize": "yes"}, [[0.0], [1.0]], [1.0, 2.0], "optimize must be True or False"),
-    ({"kernel": BasisKernel(affine_basis)}, [[0.0], [1.0]], [1.0, 2.0], "optimize=True needs"),
-])
+@pytest.mark.parametrize(
+    "kwargs, X, y, match",
+    [
+        ({}, [[0.0], [np.nan]], [1.0, 2.0], "X contains NaN"),
+        ({}, [[0.0], [1.0]], [1.0, np.nan], "y contains NaN"),
+        ({}, [[0.0], [1.0]], [1.0, 2.0, 3.0], "[Ii]nconsistent numbers of samples"),
+        (
+            {"noise_variance": -1.0},
+            [[0.0], [1.0]],
+            [1.0, 2.0],
+            "noise_variance must be >= 0",
+        ),
+        (
+            {"kernel": SquaredExponential(0.0)},
+            [[0.0], [1.0]],
+            [1.0, 2.0],
+            "length_scale must be positive",
+        ),
+        (
+            {"kernel": SquaredExponential([1.0, -2.0])},
+            [[0.0, 1.0], [1.0, 0.0]],
+            [1.0, 2.0],
+            "length_scale must be positive",
+        ),
+        (
+            {"kernel": SquaredExponential(1.0, 0.0)},
+            [[0.0], [1.0]],
+            [1.0, 2.0],
+            "variance must be > 0",
+        ),
+        (
+            {"kernel": SquaredExponential(1.0, -1.0)},
+            [[0.0], [1.0]],
+            [1.0, 2.0],
+            "variance must be > 0",
+        ),
+        (
+            {"kernel": SquaredExponential([1.0, 1.0, 1.0])},
+            [[0.0, 1.0]],
+            [1.0],
+            "length_scale has 3",
+        ),
+        ({"n_restarts": -1}, [[0.0], [1.0]], [1.0, 2.0], "n_restarts must be >= 0"),
+        (
+            {"optimize": "yes"},
+            [[0.0], [1.0]],
+            [1.0, 2.0],
+            "optimize must be True or False",
+        ),
+        (
+            {"kernel": BasisKernel(affine_basis)},
+            [[0.0], [1.0]],
+            [1.0, 2.0],
+            "optimize=True needs",
+        ),
+    ],
+)
 def test_regressor_bad_input(kwargs, X, y, match):
     with pytest.raises(ValueError, match=match):
         GaussianProcessRegressor(**kwargs).fit(X, y)
@@ -210,10 +287,14 @@ class _Indefinite:
 
 
 def test_not_positive_definite_even_with_jitter_raises():
-    with pytest.raises(ValueError, match=r"K \+ noise_variance·I is not positive definite, even "
-                                         r"with jitter 0.0001·mean diagonal"):
+    with pytest.raises(
+        ValueError,
+        match=r"K \+ noise_variance·I is not positive definite, even "
+        r"with jitter 0.0001·mean diagonal",
+    ):
         GaussianProcessRegressor(_Indefinite(), noise_variance=0.0, optimize=False).fit(
-            [[0.0], [1.0], [2.0]], [1.0, 2.0, 3.0])
+            [[0.0], [1.0], [2.0]], [1.0, 2.0, 3.0]
+        )
     # a noise variance above the negative eigenvalue's size makes C = K + σ_n² I definite
     gp = GaussianProcessRegressor(_Indefinite(), noise_variance=1.5, optimize=False)
     assert gp.fit([[0.0], [1.0], [2.0]], [1.0, 2.0, 3.0]).jitter_ == 0.0
@@ -236,20 +317,39 @@ class _FlatGram(_NoDiag):
         return np.ones(len(X))
 
 
-ESTIMATORS = [(GaussianProcessRegressor, [0.5, 1.5, -1.0]), (GaussianProcessClassifier, [0, 1, 1])]
+ESTIMATORS = [
+    (GaussianProcessRegressor, [0.5, 1.5, -1.0]),
+    (GaussianProcessClassifier, [0, 1, 1]),
+]
 ESTIMATOR_IDS = ["regressor", "classifier"]
 
 
 @pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
-@pytest.mark.parametrize("kernel, match", [
-    ("rbf", r"kernel must be a callable k\(X, Y\) with a diag\(X\) method.*got 'rbf'"),
-    (lambda X, Y=None: X @ X.T, r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
-    (_NoDiag(), r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
-    (_FlatGram(), r"kernel\(X\[:1\]\) and kernel.diag\(X\[:1\]\) must have shapes \(1, 1\) "
-                  r"and \(1,\); got \(1,\) and \(1,\)"),
-    (BasisKernel(affine_basis), "optimize=True needs a kernel with theta, with_theta and "
-                                "gradient.*BasisKernel has no log-parameters. Pass optimize=False"),
-], ids=["string", "no-diag-lambda", "no-diag-class", "wrong-shape", "not-learnable"])
+@pytest.mark.parametrize(
+    "kernel, match",
+    [
+        (
+            "rbf",
+            r"kernel must be a callable k\(X, Y\) with a diag\(X\) method.*got 'rbf'",
+        ),
+        (
+            lambda X, Y=None: X @ X.T,
+            r"kernel must be a callable k\(X, Y\) with a diag\(X\) method",
+        ),
+        (_NoDiag(), r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
+        (
+            _FlatGram(),
+            r"kernel\(X\[:1\]\) and kernel.diag\(X\[:1\]\) must have shapes \(1, 1\) "
+            r"and \(1,\); got \(1,\) and \(1,\)",
+        ),
+        (
+            BasisKernel(affine_basis),
+            "optimize=True needs a kernel with theta, with_theta and "
+            "gradient.*BasisKernel has no log-parameters. Pass optimize=False",
+        ),
+    ],
+    ids=["string", "no-diag-lambda", "no-diag-class", "wrong-shape", "not-learnable"],
+)
 def test_estimators_reject_bad_kernels(Estimator, y, kernel, match):
     with pytest.raises(ValueError, match=match):
         Estimator(kernel).fit([[0.0], [1.0], [2.0]], y)
@@ -257,20 +357,28 @@ def test_estimators_reject_bad_kernels(Estimator, y, kernel, match):
 
 @pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
 def test_log_marginal_likelihood_at_other_theta_needs_a_learnable_kernel(Estimator, y):
-    est = Estimator(BasisKernel(affine_basis), optimize=False).fit([[0.0], [1.0], [2.0]], y)
-    assert np.isfinite(est.log_marginal_likelihood())         # the fitted value is available
+    est = Estimator(BasisKernel(affine_basis), optimize=False).fit(
+        [[0.0], [1.0], [2.0]], y
+    )
+    assert np.isfinite(est.log_marginal_likelihood())  # the fitted value is available
     for kwargs in ({"theta": [1.0]}, {"eval_gradient": True}):
-        with pytest.raises(ValueError, match=r"log_marginal_likelihood\(theta\) or eval_gradient"
-                                             r"=True needs a kernel with theta.*BasisKernel"):
+        with pytest.raises(
+            ValueError,
+            match=r"log_marginal_likelihood\(theta\) or eval_gradient"
+            r"=True needs a kernel with theta.*BasisKernel",
+        ):
             est.log_marginal_likelihood(**kwargs)
 
 
 @pytest.mark.parametrize("Estimator, y", ESTIMATORS, ids=ESTIMATOR_IDS)
-@pytest.mark.parametrize("kwargs, match", [
-    ({"n_restarts": -1}, "n_restarts must be >= 0"),
-    ({"n_restarts": 1.5}, "n_restarts must be an integer"),
-    ({"optimize": "yes"}, "optimize must be True or False"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"n_restarts": -1}, "n_restarts must be >= 0"),
+        ({"n_restarts": 1.5}, "n_restarts must be an integer"),
+        ({"optimize": "yes"}, "optimize must be True or False"),
+    ],
+)
 def test_estimators_reject_bad_fit_options(Estimator, y, kwargs, match):
     with pytest.raises(ValueError, match=match):
         Estimator(**kwargs).fit([[0.0], [1.0], [2.0]], y)
@@ -294,6 +402,7 @@ def test_regressor_bad_calls(regression):
 
 # --- the Kalman-filter form -----------------------------------------------------------------------
 
+
 def bumps(X):
     return np.exp(-0.5 * (np.asarray(X)[:, :1] - np.linspace(-3, 3, 7)) ** 2)
 
@@ -303,21 +412,29 @@ def test_kalman_equals_batch_posterior_and_gp(rng):
     y = np.sin(X[:, 0]) + rng.normal(0, 0.1, 30)
     kf = KalmanGPRegressor(bumps, weight_variance=2.0, noise_variance=0.01).fit(X, y)
     Phi = bumps(X)
-    S = np.linalg.inv(np.eye(7) / 2.0 + Phi.T @ Phi / 0.01)   # a 7 x 7 reference
+    S = np.linalg.inv(np.eye(7) / 2.0 + Phi.T @ Phi / 0.01)  # a 7 x 7 reference
     np.testing.assert_allclose(kf.cov_, S, rtol=1e-8, atol=1e-12)
     np.testing.assert_allclose(kf.mean_, S @ Phi.T @ y / 0.01, rtol=1e-8, atol=1e-10)
-    gp = GaussianProcessRegressor(BasisKernel(bumps, 2.0), noise_variance=0.01,
-                                  optimize=False).fit(X, y)
+    gp = GaussianProcessRegressor(
+        BasisKernel(bumps, 2.0), noise_variance=0.01, optimize=False
+    ).fit(X, y)
     Xs = np.linspace(-4, 4, 9)[:, None]
     for a, b in zip(kf.predict(Xs, return_std=True), gp.predict(Xs, return_std=True)):
         np.testing.assert_allclose(a, b, rtol=1e-8, atol=1e-10)
-    assert kf.log_marginal_likelihood_value_ == pytest.approx(gp.log_marginal_likelihood_value_,
-                                                              rel=1e-10)
+    assert kf.log_marginal_likelihood_value_ == pytest.approx(
+        gp.log_marginal_likelihood_value_, rel=1e-10
+    )
     # partial_fit in two chunks == fit on everything; one step's innovation variance
-    two = KalmanGPRegressor(bumps, 2.0, 0.01).partial_fit(X[:10], y[:10]).partial_fit(X[10:], y[10:])
+    two = (
+        KalmanGPRegressor(bumps, 2.0, 0.01)
+        .partial_fit(X[:10], y[:10])
+        .partial_fit(X[10:], y[10:])
+    )
     np.testing.assert_allclose(two.mean_, kf.mean_, rtol=1e-10)
     assert two.n_seen_ == 30 and two.innovations_.shape == (30,)
-    _, std = KalmanGPRegressor(bumps, 2.0, 0.01).fit(X[:29], y[:29]).predict(X[29:], True)
+    _, std = (
+        KalmanGPRegressor(bumps, 2.0, 0.01).fit(X[:29], y[:29]).predict(X[29:], True)
+    )
     assert kf.innovation_variances_[-1] == pytest.approx(std[0] ** 2 + 0.01, rel=1e-12)
 
 
@@ -331,24 +448,30 @@ def test_kalman_default_basis_is_affine(rng):
     np.testing.assert_allclose((kf.mean_ - [0.5, 1.0, -2.0]) / sd, 0, atol=5)
 
 
-@pytest.mark.parametrize("X, y, match", [
-    ([[0.0], [np.nan]], [0.0, 1.0], "X contains NaN"),
-    ([[0.0], [1.0]], [0.0, 1.0, 2.0], "[Ii]nconsistent numbers of samples"),
-])
+@pytest.mark.parametrize(
+    "X, y, match",
+    [
+        ([[0.0], [np.nan]], [0.0, 1.0], "X contains NaN"),
+        ([[0.0], [1.0]], [0.0, 1.0, 2.0], "[Ii]nconsistent numbers of samples"),
+    ],
+)
 def test_kalman_bad_data(X, y, match):
     with pytest.raises(ValueError, match=match):
         KalmanGPRegressor().fit(X, y)
     kf = KalmanGPRegressor().fit([[0.5]], [1.0])
     with pytest.raises(ValueError, match=match):
         kf.partial_fit(X, y)
-    assert kf.n_seen_ == 1                    # a rejected update leaves the posterior alone
+    assert kf.n_seen_ == 1  # a rejected update leaves the posterior alone
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"noise_variance": 0.0}, "noise_variance must be > 0"),
-    ({"weight_variance": -1.0}, "weight_variance must be > 0"),
-    ({"basis": 3}, "basis must be callable"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"noise_variance": 0.0}, "noise_variance must be > 0"),
+        ({"weight_variance": -1.0}, "weight_variance must be > 0"),
+        ({"basis": 3}, "basis must be callable"),
+    ],
+)
 def test_kalman_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
         KalmanGPRegressor(**kwargs).fit([[0.0], [1.0]], [0.0, 1.0])
@@ -359,12 +482,16 @@ def test_kalman_bad_calls():
         KalmanGPRegressor().predict([[0.0]])
     kf = KalmanGPRegressor().fit([[0.0], [1.0]], [0.0, 1.0])
     assert kf.n_features_in_ == 1
-    with pytest.raises(ValueError, match="X has 2 features, but .* is expecting 1 features"):
+    with pytest.raises(
+        ValueError, match="X has 2 features, but .* is expecting 1 features"
+    ):
         kf.partial_fit([[0.0, 1.0]], [1.0])
     # a refit forgets the input width (learned state, reset by fit)
     kf.fit([[0.0, 1.0], [1.0, 0.0]], [0.0, 1.0])
     assert kf.n_features_in_ == 2 and kf.n_seen_ == 2 and kf.mean_.shape == (3,)
-    with pytest.raises(ValueError, match="X has 1 features, but .* is expecting 2 features"):
+    with pytest.raises(
+        ValueError, match="X has 1 features, but .* is expecting 2 features"
+    ):
         kf.predict([[0.0]])
     with pytest.raises(ValueError, match="y contains NaN"):
         kf.partial_fit([[0.0]], [np.nan])
@@ -372,13 +499,19 @@ def test_kalman_bad_calls():
 
 # --- classification -------------------------------------------------------------------------------
 
+
 def test_classifier_matches_sklearn_laplace(classification):
     X, t, Xs = classification
-    ours = GaussianProcessClassifier(SquaredExponential(0.9, 4.0), optimize=False).fit(X, t)
+    ours = GaussianProcessClassifier(SquaredExponential(0.9, 4.0), optimize=False).fit(
+        X, t
+    )
     sk = SkGPC(ConstantKernel(4.0) * RBF(0.9), optimizer=None).fit(X, t)
-    np.testing.assert_allclose(ours.latent_mode_, sk.base_estimator_.f_cached, atol=1e-6)
+    np.testing.assert_allclose(
+        ours.latent_mode_, sk.base_estimator_.f_cached, atol=1e-6
+    )
     assert ours.log_marginal_likelihood_value_ == pytest.approx(
-        sk.log_marginal_likelihood_value_, abs=1e-6)
+        sk.log_marginal_likelihood_value_, abs=1e-6
+    )
     mean, var = ours.latent_mean_and_variance(Xs)
     sk_mean, sk_var = sk.latent_mean_and_variance(Xs)
     np.testing.assert_allclose(mean, sk_mean, atol=1e-6)
@@ -399,7 +532,9 @@ def test_classifier_matches_sklearn_laplace(classification):
 
 def test_classifier_lml_gradient(classification):
     X, t, _ = classification
-    ours = GaussianProcessClassifier(SquaredExponential(1.0, 1.0), optimize=False).fit(X, t)
+    ours = GaussianProcessClassifier(SquaredExponential(1.0, 1.0), optimize=False).fit(
+        X, t
+    )
     theta = np.log([3.0, 0.8])
     value, grad = ours.log_marginal_likelihood(theta, eval_gradient=True)
     sk = SkGPC(ConstantKernel(1.0) * RBF(1.0), optimizer=None).fit(X, t)
@@ -410,8 +545,10 @@ def test_classifier_lml_gradient(classification):
     # truncation h²L'''/6 from the change to step 4h (15 times it), plus the values' rounding
     # (the mode is converged to rounding, so ~ Nε|value| each)
     fd = central_differences(lml, theta, h)
-    budget = (fd_truncation(fd, central_differences(lml, theta, 4 * h), 4).max()
-              + len(t) * EPS * abs(value) / h)
+    budget = (
+        fd_truncation(fd, central_differences(lml, theta, 4 * h), 4).max()
+        + len(t) * EPS * abs(value) / h
+    )
     np.testing.assert_allclose(grad, fd, rtol=0, atol=3 * budget)
 
 
@@ -419,8 +556,12 @@ def test_classifier_fit_and_labels(classification):
     X, t, Xs = classification
     labels = np.array(["benign", "malignant"])[t]
     ours = GaussianProcessClassifier(n_restarts=1, random_state=0).fit(X, labels)
-    sk = SkGPC(ConstantKernel(1.0) * RBF(1.0), n_restarts_optimizer=1, random_state=0).fit(X, t)
-    assert ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
+    sk = SkGPC(
+        ConstantKernel(1.0) * RBF(1.0), n_restarts_optimizer=1, random_state=0
+    ).fit(X, t)
+    assert (
+        ours.log_marginal_likelihood_value_ >= sk.log_marginal_likelihood_value_ - 1e-6
+    )
     assert set(ours.predict(Xs)) <= {"benign", "malignant"}
     assert ours.score(X, labels) > 0.7
 
@@ -430,7 +571,7 @@ def test_classifier_refit_starts_fresh_and_keeps_the_kernel(classification):
     kernel = SquaredExponential(1.0, 1.0)
     clf = GaussianProcessClassifier(kernel, n_restarts=1, random_state=0)
     theta = clf.fit(X, t).kernel_.theta.copy()
-    assert kernel.length_scale == 1.0 and kernel.variance == 1.0      # not mutated
+    assert kernel.length_scale == 1.0 and kernel.variance == 1.0  # not mutated
     other = clf.fit(X[:20], 1 - t[:20]).kernel_.theta.copy()
     assert np.abs(other - theta).max() > 0.1
     assert clf.fit(X, t) is clf
@@ -439,19 +580,25 @@ def test_classifier_refit_starts_fresh_and_keeps_the_kernel(classification):
 
 
 def test_newton_non_convergence_warns(classification, monkeypatch):
-    from mlcourse.gp import _classification as gp_classification   # the loop's constant
+    from mlcourse.gp import _classification as gp_classification  # the loop's constant
+
     X, t, _ = classification
     monkeypatch.setattr(gp_classification, "NEWTON_MAX_ITER", 1)
     with pytest.warns(RuntimeWarning, match="did not converge in 1 iterations"):
-        GaussianProcessClassifier(SquaredExponential(0.9, 4.0), optimize=False).fit(X, t)
+        GaussianProcessClassifier(SquaredExponential(0.9, 4.0), optimize=False).fit(
+            X, t
+        )
 
 
-@pytest.mark.parametrize("X, y, match", [
-    ([[0.0], [1.0], [2.0]], [0, 1, 2], "3 classes.*exactly 2"),
-    ([[0.0], [np.nan]], [0, 1], "X contains NaN"),
-    ([[0.0], [1.0]], [0, 1, 1], "[Ii]nconsistent numbers of samples"),
-    ([[0.0], [1.0]], [1, 1], "only one class"),
-])
+@pytest.mark.parametrize(
+    "X, y, match",
+    [
+        ([[0.0], [1.0], [2.0]], [0, 1, 2], "3 classes.*exactly 2"),
+        ([[0.0], [np.nan]], [0, 1], "X contains NaN"),
+        ([[0.0], [1.0]], [0, 1, 1], "[Ii]nconsistent numbers of samples"),
+        ([[0.0], [1.0]], [1, 1], "only one class"),
+    ],
+)
 def test_classifier_bad_input(X, y, match):
     with pytest.raises(ValueError, match=match):
         GaussianProcessClassifier().fit(X, y)
@@ -470,8 +617,9 @@ def test_classifier_bad_calls(classification):
         clf.log_marginal_likelihood([0.0])
 
 
-@pytest.mark.parametrize("X, match", [([[np.nan]], "NaN"), (np.ones((2, 2, 2)), "2-D"),
-                                      ("abc", "numeric")])
+@pytest.mark.parametrize(
+    "X, match", [([[np.nan]], "NaN"), (np.ones((2, 2, 2)), "2-D"), ("abc", "numeric")]
+)
 def test_affine_basis_rejects_bad_X(X, match):
     with pytest.raises(ValueError, match=f"X.*{match}"):
         affine_basis(X)
@@ -480,14 +628,16 @@ def test_affine_basis_rejects_bad_X(X, match):
 def test_laplace_mode_rejects_bad_input():
     K, t = np.eye(3), np.array([0, 1, 1])
     assert np.isfinite(laplace_mode(K, t)["lml"])
-    cases = [(np.eye(2), t, "K must be the \\(3, 3\\)"),
-             (np.array([[1.0, 0.5, 0], [0, 1, 0], [0, 0, 1]]), t, "symmetric"),
-             (-5.0 * np.eye(3), t, "positive semi-definite"),
-             # mildly indefinite: I + D^½ K D^½ still factors, so only the eigenvalue check fails
-             (-np.eye(3), t, "positive semi-definite"),
-             (np.array([[1.0, 2, 0], [2, 1, 0], [0, 0, 1]]), t, "positive semi-definite"),
-             (np.full((3, 3), np.nan), t, "K.*NaN"),
-             (K, np.array([0, 2, 1]), "t must hold 0/1")]
+    cases = [
+        (np.eye(2), t, "K must be the \\(3, 3\\)"),
+        (np.array([[1.0, 0.5, 0], [0, 1, 0], [0, 0, 1]]), t, "symmetric"),
+        (-5.0 * np.eye(3), t, "positive semi-definite"),
+        # mildly indefinite: I + D^½ K D^½ still factors, so only the eigenvalue check fails
+        (-np.eye(3), t, "positive semi-definite"),
+        (np.array([[1.0, 2, 0], [2, 1, 0], [0, 0, 1]]), t, "positive semi-definite"),
+        (np.full((3, 3), np.nan), t, "K.*NaN"),
+        (K, np.array([0, 2, 1]), "t must hold 0/1"),
+    ]
     for K_bad, t_bad, match in cases:
         with pytest.raises(ValueError, match=match):
             laplace_mode(K_bad, t_bad)
@@ -496,9 +646,13 @@ def test_laplace_mode_rejects_bad_input():
 @pytest.mark.parametrize("start", [0.0, 1e-300, 1e-10])
 def test_noise_start_at_the_bound_cannot_start_the_search(start):
     X = np.linspace(0, 1, 8)[:, None]
-    with pytest.raises(ValueError, match="cannot start the search.*lower bound 1e-10.*vanishes"):
+    with pytest.raises(
+        ValueError, match="cannot start the search.*lower bound 1e-10.*vanishes"
+    ):
         GaussianProcessRegressor(noise_variance=start).fit(X, np.sin(X[:, 0]))
-    gp = GaussianProcessRegressor(noise_variance=start, optimize=False).fit(X, np.sin(X[:, 0]))
+    gp = GaussianProcessRegressor(noise_variance=start, optimize=False).fit(
+        X, np.sin(X[:, 0])
+    )
     assert gp.noise_variance_ == start
 
 
@@ -511,8 +665,10 @@ def test_noise_search_from_the_default_start_leaves_the_bound():
     gp = GaussianProcessRegressor(noise_variance=1e-2).fit(X, y)
     assert gp.noise_variance_ > 1e-4 and gp.log_marginal_likelihood_value_ > 10.0
     # at the default kernel start, ∂/∂ln σ_n² at the bound is ~1e-6 and scales with σ_n²
-    g = [gp.log_marginal_likelihood([0.0, 0.0, np.log(s)], eval_gradient=True)[1][-1]
-         for s in (1e-10, 1e-8)]
+    g = [
+        gp.log_marginal_likelihood([0.0, 0.0, np.log(s)], eval_gradient=True)[1][-1]
+        for s in (1e-10, 1e-8)
+    ]
     assert 0 < g[0] < 1e-5
     # ∂/∂ln σ_n² = σ_n²·½tr(ααᵀ − C⁻¹), and the trace changes by a relative O(σ_n²‖K⁻¹‖) when
     # σ_n² goes from 1e-10 to 1e-8: 10 times that bound

@@ -17,8 +17,9 @@ from mlcourse.rvm import RVMRegressor
 
 def test_rbf_matches_sklearn(rng):
     X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
-    np.testing.assert_allclose(kernels.rbf(X, Y, gamma=0.7), rbf_kernel(X, Y, gamma=0.7),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        kernels.rbf(X, Y, gamma=0.7), rbf_kernel(X, Y, gamma=0.7), rtol=1e-12
+    )
     K = kernels.rbf(X, gamma=0.7)
     np.testing.assert_allclose(np.diag(K), 1.0)
     np.testing.assert_allclose(K, K.T)
@@ -27,7 +28,9 @@ def test_rbf_matches_sklearn(rng):
 def test_squared_exponential_matches_sklearn_and_ard(rng):
     X, Y = rng.normal(size=(6, 2)), rng.normal(size=(4, 2))
     k = kernels.SquaredExponential(length_scale=[0.5, 2.0], variance=1.7)
-    np.testing.assert_allclose(k(X, Y), 1.7 * RBF(length_scale=[0.5, 2.0])(X, Y), rtol=1e-12)
+    np.testing.assert_allclose(
+        k(X, Y), 1.7 * RBF(length_scale=[0.5, 2.0])(X, Y), rtol=1e-12
+    )
     np.testing.assert_allclose(k.diag(X), np.diag(k(X)))
     with pytest.raises(ValueError, match="length_scale must be positive"):
         kernels.SquaredExponential(length_scale=0.0)(X)
@@ -55,10 +58,12 @@ def test_sq_dist_matches_brute_force_and_gram_is_exactly_symmetric(rng):
     np.testing.assert_allclose(kernels.sq_dist(X, Y), brute, atol=1e-12)
     scale = np.array([0.5, 1.0, 2.0, 3.0])
     for S in (kernels.sq_dist(X), kernels.sq_dist(X, scale=scale)):
-        np.testing.assert_array_equal(S, S.T)          # bitwise, not just allclose
+        np.testing.assert_array_equal(S, S.T)  # bitwise, not just allclose
         np.testing.assert_array_equal(np.diag(S), 0.0)
     brute_scaled = (((X[:, None, :] - X[None, :, :]) / scale) ** 2).sum(-1)
-    np.testing.assert_allclose(kernels.sq_dist(X, scale=scale), brute_scaled, atol=1e-12)
+    np.testing.assert_allclose(
+        kernels.sq_dist(X, scale=scale), brute_scaled, atol=1e-12
+    )
 
 
 def test_kernel_bad_input():
@@ -70,17 +75,22 @@ def test_kernel_bad_input():
         kernels.sq_dist([[np.nan, 0.0]])
 
 
-@pytest.mark.parametrize("scale, match", [
-    (0.0, "scale must be positive and finite; got 0.0"),
-    (-1.0, "scale must be positive and finite"),
-    (np.inf, "scale must be positive and finite"),
-    (np.nan, "scale must be positive and finite"),
-    ([1.0, 0.0], "scale must be positive and finite"),
-    ([1.0, 2.0, 3.0],
-     r"scale must be a scalar or have one entry per feature \(2\); got shape \(3,\)"),
-    ([[1.0, 2.0]], r"one entry per feature \(2\); got shape \(1, 2\)"),
-    ("wide", "scale must be a positive number or one per feature; got 'wide'"),
-])
+@pytest.mark.parametrize(
+    "scale, match",
+    [
+        (0.0, "scale must be positive and finite; got 0.0"),
+        (-1.0, "scale must be positive and finite"),
+        (np.inf, "scale must be positive and finite"),
+        (np.nan, "scale must be positive and finite"),
+        ([1.0, 0.0], "scale must be positive and finite"),
+        (
+            [1.0, 2.0, 3.0],
+            r"scale must be a scalar or have one entry per feature \(2\); got shape \(3,\)",
+        ),
+        ([[1.0, 2.0]], r"one entry per feature \(2\); got shape \(1, 2\)"),
+        ("wide", "scale must be a positive number or one per feature; got 'wide'"),
+    ],
+)
 def test_sq_dist_rejects_bad_scale(scale, match):
     X = np.arange(6.0).reshape(3, 2)
     with pytest.raises(ValueError, match=match):
@@ -91,37 +101,58 @@ def test_sq_dist_rejects_bad_scale(scale, match):
 
 def test_sq_dist_accepts_scalar_and_per_feature_scale():
     X = np.arange(6.0).reshape(3, 2)
-    np.testing.assert_array_equal(kernels.sq_dist(X, scale=[2.0]), kernels.sq_dist(X / 2.0))
-    np.testing.assert_array_equal(kernels.sq_dist(X, scale=np.float64(2.0)),
-                                  kernels.sq_dist(X / 2.0))
+    np.testing.assert_array_equal(
+        kernels.sq_dist(X, scale=[2.0]), kernels.sq_dist(X / 2.0)
+    )
+    np.testing.assert_array_equal(
+        kernels.sq_dist(X, scale=np.float64(2.0)), kernels.sq_dist(X / 2.0)
+    )
 
 
 def test_laplacian_matches_sklearn(rng):
     """Both sum |x_d − y_d| over three features and exponentiate: a few ε apart."""
     X, Y = rng.normal(size=(7, 3)), rng.normal(size=(5, 3))
-    np.testing.assert_allclose(kernels.laplacian(X, Y, gamma=0.7),
-                               laplacian_kernel(X, Y, gamma=0.7), rtol=1e-14)
+    np.testing.assert_allclose(
+        kernels.laplacian(X, Y, gamma=0.7),
+        laplacian_kernel(X, Y, gamma=0.7),
+        rtol=1e-14,
+    )
     K = kernels.laplacian(X, gamma=0.7)
     np.testing.assert_array_equal(K, K.T)
     np.testing.assert_array_equal(np.diag(K), 1.0)
 
 
-@pytest.mark.parametrize("kernel, symbol, scale", [
-    (kernels.LaplacianKernel(1 / 0.7), lambda w: 1 / (1 + 0.7**2 * w**2), 2 * 0.7),
-    (kernels.SilvermanKernel(0.7), lambda w: 1 / (1 + 0.7**4 * w**4), 2 * np.sqrt(2) * 0.7),
-])
-def test_one_dimensional_kernels_are_green_functions_of_their_penalties(kernel, symbol, scale):
+@pytest.mark.parametrize(
+    "kernel, symbol, scale",
+    [
+        (kernels.LaplacianKernel(1 / 0.7), lambda w: 1 / (1 + 0.7**2 * w**2), 2 * 0.7),
+        (
+            kernels.SilvermanKernel(0.7),
+            lambda w: 1 / (1 + 0.7**4 * w**4),
+            2 * np.sqrt(2) * 0.7,
+        ),
+    ],
+)
+def test_one_dimensional_kernels_are_green_functions_of_their_penalties(
+    kernel, symbol, scale
+):
     """exp(−|x|/ℓ) is 2ℓ times the inverse Fourier transform of 1/(1 + ℓ²ω²), and Silverman's
     kernel 2√2ℓ times that of 1/(1 + ℓ⁴ω⁴): (1/π)∫_0^∞ cos(ωx)/s(ω) dω by QUADPACK's Fourier
     quadrature, whose error estimate (1e-12 requested) bounds the difference; the tolerance is
     10 times the largest estimate, scaled like the kernel, plus the kernel's own rounding."""
     x = np.array([0.1, 0.5, 1.3, 2.9, 4.4])
-    values = [integrate.quad(symbol, 0, np.inf, weight="cos", wvar=xi, epsabs=1e-12)
-              for xi in x]
+    values = [
+        integrate.quad(symbol, 0, np.inf, weight="cos", wvar=xi, epsabs=1e-12)
+        for xi in x
+    ]
     green = np.array([v for v, _ in values]) / np.pi
     err = max(e for _, e in values) / np.pi
-    np.testing.assert_allclose(kernel(x[:, None], [[0.0]])[:, 0], scale * green, rtol=0,
-                               atol=10 * scale * err + 1e-14)
+    np.testing.assert_allclose(
+        kernel(x[:, None], [[0.0]])[:, 0],
+        scale * green,
+        rtol=0,
+        atol=10 * scale * err + 1e-14,
+    )
 
 
 def test_silverman_is_positive_definite_and_one_dimensional(rng):
@@ -159,11 +190,16 @@ def _objects():
     return [
         (kernels.RBFKernel(0.7), lambda X, Y: kernels.rbf(X, Y, gamma=0.7)),
         (kernels.LaplacianKernel(0.7), lambda X, Y: laplacian_kernel(X, Y, gamma=0.7)),
-        (kernels.SilvermanKernel(0.7), lambda X, Y: kernels.silverman(X, Y, length_scale=0.7)),
+        (
+            kernels.SilvermanKernel(0.7),
+            lambda X, Y: kernels.silverman(X, Y, length_scale=0.7),
+        ),
         (kernels.LinearKernel(), kernels.linear),
         (kernels.LinearSplineKernel(), kernels.linear_spline),
-        (kernels.SquaredExponential([0.5], 1.7),
-         lambda X, Y: 1.7 * RBF(length_scale=0.5)(X, Y)),
+        (
+            kernels.SquaredExponential([0.5], 1.7),
+            lambda X, Y: 1.7 * RBF(length_scale=0.5)(X, Y),
+        ),
         (kernels.BasisKernel(affine_basis, 2.0), lambda X, Y: 2.0 * (1 + X @ Y.T)),
     ]
 
@@ -183,16 +219,21 @@ def test_kernel_object_is_its_function_with_a_diagonal(k, function, rng):
 def test_rbf_kernel_is_the_squared_exponential_with_gamma_one_over_two_ell_squared(rng):
     X = rng.normal(size=(8, 2))
     ell = 1.3
-    np.testing.assert_allclose(kernels.RBFKernel(1 / (2 * ell**2))(X),
-                               kernels.SquaredExponential(ell, 1.0)(X), rtol=1e-14)
+    np.testing.assert_allclose(
+        kernels.RBFKernel(1 / (2 * ell**2))(X),
+        kernels.SquaredExponential(ell, 1.0)(X),
+        rtol=1e-14,
+    )
 
 
 def test_kernel_hyperparameters_are_attributes_and_clone():
     k = kernels.RBFKernel(gamma=0.25)
     assert k.get_params() == {"gamma": 0.25}
     assert repr(k) == "RBFKernel(gamma=0.25)"
-    assert repr(kernels.SquaredExponential(2.0, 3.0)) == \
-        "SquaredExponential(length_scale=2.0, variance=3.0)"
+    assert (
+        repr(kernels.SquaredExponential(2.0, 3.0))
+        == "SquaredExponential(length_scale=2.0, variance=3.0)"
+    )
     assert repr(kernels.LinearSplineKernel()) == "LinearSplineKernel()"
     assert k.set_params(gamma=2.0) is k and k.gamma == 2.0
     with pytest.raises(ValueError, match="Invalid parameter 'width' for RBFKernel"):
@@ -214,22 +255,33 @@ def test_get_kernel_resolves_names_with_the_parameters_each_kernel_takes():
     k = kernels.get_kernel("rbf", gamma=0.3)
     assert isinstance(k, kernels.RBFKernel) and k.gamma == 0.3
     assert isinstance(kernels.get_kernel("linear", gamma=0.3), kernels.LinearKernel)
-    assert isinstance(kernels.get_kernel("linear_spline", gamma=-1.0), kernels.LinearSplineKernel)
+    assert isinstance(
+        kernels.get_kernel("linear_spline", gamma=-1.0), kernels.LinearSplineKernel
+    )
     assert set(kernels.KERNELS) == {"rbf", "laplacian", "linear", "linear_spline"}
     k = kernels.get_kernel("laplacian", gamma=0.3)
     assert isinstance(k, kernels.LaplacianKernel) and k.gamma == 0.3
     obj = kernels.SquaredExponential()
-    assert kernels.get_kernel(obj, gamma=0.3) is obj              # objects pass through
+    assert kernels.get_kernel(obj, gamma=0.3) is obj  # objects pass through
     fn = kernels.rbf
-    assert kernels.get_kernel(fn) is fn                           # and so do callables
+    assert kernels.get_kernel(fn) is fn  # and so do callables
 
 
-@pytest.mark.parametrize("spec, match", [
-    ("poly", "Unknown kernel 'poly'; choose one of 'rbf', 'laplacian', 'linear', "
-             "'linear_spline'"),
-    (3.0, "kernel must be one of 'rbf', 'laplacian', 'linear', 'linear_spline' or a callable"),
-    (None, "kernel must be one of"),
-])
+@pytest.mark.parametrize(
+    "spec, match",
+    [
+        (
+            "poly",
+            "Unknown kernel 'poly'; choose one of 'rbf', 'laplacian', 'linear', "
+            "'linear_spline'",
+        ),
+        (
+            3.0,
+            "kernel must be one of 'rbf', 'laplacian', 'linear', 'linear_spline' or a callable",
+        ),
+        (None, "kernel must be one of"),
+    ],
+)
 def test_get_kernel_rejects_bad_specs(spec, match):
     with pytest.raises(ValueError, match=match):
         kernels.get_kernel(spec)
@@ -241,7 +293,9 @@ def test_rvm_takes_a_kernel_object_as_its_name():
     t = np.sinc(X[:, 0] / np.pi)
     by_name = RVMRegressor(kernel="rbf", gamma=0.5).fit(X, t)
     by_object = RVMRegressor(kernel=kernels.RBFKernel(0.5), gamma=99.0).fit(X, t)
-    assert isinstance(by_name.kernel_, kernels.RBFKernel) and by_name.kernel_.gamma == 0.5
+    assert (
+        isinstance(by_name.kernel_, kernels.RBFKernel) and by_name.kernel_.gamma == 0.5
+    )
     np.testing.assert_array_equal(by_object.predict(X), by_name.predict(X))
 
 
@@ -253,13 +307,19 @@ def test_design_matrix_of_the_inputs_themselves(rng):
     ones = np.ones((5, 1))
     np.testing.assert_array_equal(kernels.design_matrix(X), np.c_[ones, X])
     np.testing.assert_array_equal(kernels.design_matrix(X, bias=False), X)
-    np.testing.assert_array_equal(kernels.design_matrix(X, bias_last=True), np.c_[X, ones])
+    np.testing.assert_array_equal(
+        kernels.design_matrix(X, bias_last=True), np.c_[X, ones]
+    )
 
 
 def test_design_matrix_of_kernel_columns_on_centres(rng):
     X, C = rng.normal(size=(6, 2)), rng.normal(size=(3, 2))
     expected = np.c_[kernels.rbf(X, C, gamma=0.4), np.ones(6)]
-    for basis in ("rbf", kernels.RBFKernel(0.4), lambda A, B: kernels.rbf(A, B, gamma=0.4)):
+    for basis in (
+        "rbf",
+        kernels.RBFKernel(0.4),
+        lambda A, B: kernels.rbf(A, B, gamma=0.4),
+    ):
         Phi = kernels.design_matrix(X, basis, C, gamma=0.4, bias_last=True)
         np.testing.assert_array_equal(Phi, expected)
     empty = kernels.design_matrix(X, "rbf", C[:0], bias_last=True)
@@ -268,19 +328,38 @@ def test_design_matrix_of_kernel_columns_on_centres(rng):
 
 def test_design_matrix_of_a_feature_map(rng):
     X = rng.normal(size=(4, 1))
-    np.testing.assert_array_equal(kernels.design_matrix(X, np.cos, bias=False), np.cos(X))
-    np.testing.assert_array_equal(kernels.design_matrix(X, np.cos), np.c_[np.ones(4), np.cos(X)])
+    np.testing.assert_array_equal(
+        kernels.design_matrix(X, np.cos, bias=False), np.cos(X)
+    )
+    np.testing.assert_array_equal(
+        kernels.design_matrix(X, np.cos), np.c_[np.ones(4), np.cos(X)]
+    )
 
 
-@pytest.mark.parametrize("basis, centres, match", [
-    ("nope", None, "basis must be callable, mapping X to a design matrix"),
-    (lambda X: X[:-1], None, r"basis must return a finite 2-D array with 4 rows \(one per input\)"),
-    (lambda X: X[:, 0], None, "basis must return a finite 2-D array"),
-    (lambda X: X / 0.0, None, "basis must return a finite array; got NaN or infinite"),
-    (lambda X: [["a"]] * len(X), None, "basis must return a numeric array"),
-    (lambda A, B: np.ones((2, 2)), np.zeros((3, 1)), r"of shape \(4, 3\); got shape \(2, 2\)"),
-    ("poly", np.zeros((3, 1)), "Unknown kernel 'poly'"),
-])
+@pytest.mark.parametrize(
+    "basis, centres, match",
+    [
+        ("nope", None, "basis must be callable, mapping X to a design matrix"),
+        (
+            lambda X: X[:-1],
+            None,
+            r"basis must return a finite 2-D array with 4 rows \(one per input\)",
+        ),
+        (lambda X: X[:, 0], None, "basis must return a finite 2-D array"),
+        (
+            lambda X: X / 0.0,
+            None,
+            "basis must return a finite array; got NaN or infinite",
+        ),
+        (lambda X: [["a"]] * len(X), None, "basis must return a numeric array"),
+        (
+            lambda A, B: np.ones((2, 2)),
+            np.zeros((3, 1)),
+            r"of shape \(4, 3\); got shape \(2, 2\)",
+        ),
+        ("poly", np.zeros((3, 1)), "Unknown kernel 'poly'"),
+    ],
+)
 def test_design_matrix_rejects_bad_bases(basis, centres, match):
     with np.errstate(divide="ignore", invalid="ignore"):
         with pytest.raises(ValueError, match=match):

@@ -13,19 +13,33 @@ from sklearn.linear_model import LogisticRegression as SkLogistic
 
 from mlcourse.datasets import gaussian_classes
 from mlcourse.exceptions import ConvergenceWarning, NotFittedError
-from mlcourse.laplace import (BayesianLogisticRegression, LaplaceResult, laplace_approximation,
-                              probit_approximation)
+from mlcourse.laplace import (
+    BayesianLogisticRegression,
+    LaplaceResult,
+    laplace_approximation,
+    probit_approximation,
+)
 from mlcourse.linear import design_matrix
-from mlcourse.utils.numdiff import (FD_STEP_FIRST, FD_STEP_SECOND, central_differences,
-                                    numerical_gradient, numerical_hessian, numerical_jacobian)
+from mlcourse.utils.numdiff import (
+    FD_STEP_FIRST,
+    FD_STEP_SECOND,
+    central_differences,
+    numerical_gradient,
+    numerical_hessian,
+    numerical_jacobian,
+)
 
 EPS = np.finfo(float).eps
 
 
 def logistic_gaussian(mu, var):
     s = np.sqrt(var)
-    return integrate.quad(lambda a: special.expit(a) * stats.norm.pdf(a, mu, s),
-                          mu - 30 * s, mu + 30 * s, epsabs=1e-13)[0]
+    return integrate.quad(
+        lambda a: special.expit(a) * stats.norm.pdf(a, mu, s),
+        mu - 30 * s,
+        mu + 30 * s,
+        epsabs=1e-13,
+    )[0]
 
 
 @pytest.fixture(scope="module")
@@ -62,12 +76,14 @@ def test_numerical_derivatives(rng):
     tol_grad = 3 * np.max(h1**2 / 6 * np.abs(np.cos(z)) + EPS * F / h1)
     tol_hess = 3 * np.max(h2**2 / 12 * np.abs(np.sin(z)) + 4 * EPS * F / h2**2)
     tol_jac = 3 * np.max(h1**2 / 6 * np.abs(np.sin(z)) + EPS * G / h1)
-    np.testing.assert_allclose(numerical_gradient(f, z), -P @ z + np.cos(z), rtol=0,
-                               atol=tol_grad)
+    np.testing.assert_allclose(
+        numerical_gradient(f, z), -P @ z + np.cos(z), rtol=0, atol=tol_grad
+    )
     H = -P - np.diag(np.sin(z))
     np.testing.assert_allclose(numerical_hessian(f, z), H, rtol=0, atol=tol_hess)
-    np.testing.assert_allclose(numerical_jacobian(lambda v: -P @ v + np.cos(v), z), H,
-                               rtol=0, atol=tol_jac)
+    np.testing.assert_allclose(
+        numerical_jacobian(lambda v: -P @ v + np.cos(v), z), H, rtol=0, atol=tol_jac
+    )
 
 
 # --- laplace_approximation --------------------------------------------------------------------
@@ -92,17 +108,24 @@ def test_gaussian_is_exact(derivs, rng):
     M, norm_S = len(m), np.linalg.norm(S, 2)
     h1 = FD_STEP_FIRST * (1 + np.abs(m).max())
     h2 = FD_STEP_SECOND * (1 + np.abs(m).max())
-    F = abs(np.log(c)) + 0.5 * np.abs(m) @ np.abs(P) @ np.abs(m) + abs(dist.logpdf(m)) + M
+    F = (
+        abs(np.log(c))
+        + 0.5 * np.abs(m) @ np.abs(P) @ np.abs(m)
+        + abs(dist.logpdf(m))
+        + M
+    )
     G = np.abs(P).sum(1).max() * (1 + np.abs(m).max())
     dA = {"none": 4 * EPS * F / h2**2, "grad": EPS * G / h1, "both": 0.0}[derivs]
     tol = max(1e-10, 3 * norm_S**2 * M * dA)
     tol_mode = 1e-8 if derivs == "none" else 1e-10
-    tol_mode = max(tol_mode, 3 * norm_S * np.sqrt(M) * EPS * (F if derivs == "none" else G) / h1)
+    tol_mode = max(
+        tol_mode, 3 * norm_S * np.sqrt(M) * EPS * (F if derivs == "none" else G) / h1
+    )
     assert isinstance(res, LaplaceResult) and res.converged
     np.testing.assert_allclose(res.mode, m, rtol=0, atol=tol_mode)
     np.testing.assert_allclose(res.covariance, S, rtol=0, atol=tol)
     np.testing.assert_allclose(res.precision @ res.covariance, np.eye(3), atol=1e-10)
-    L = res.cholesky                                    # A = LLᵀ, L lower-triangular
+    L = res.cholesky  # A = LLᵀ, L lower-triangular
     assert np.array_equal(L, np.tril(L))
     np.testing.assert_allclose(L @ L.T, res.precision, rtol=1e-12, atol=1e-12)
     assert res.log_normalizer == pytest.approx(np.log(c), abs=tol)
@@ -113,10 +136,16 @@ def test_gaussian_is_exact(derivs, rng):
 @pytest.mark.parametrize("n", [2, 10, 50])
 def test_stirling(n):
     """f(z) = zⁿe⁻ᶻ: mode n, A = 1/n, and Ẑ = √(2πn)nⁿe⁻ⁿ (Stirling), against n! within 1/(12n)."""
-    res = laplace_approximation(lambda z: n * np.log(z) - z if z > 0 else -np.inf, 1.0,
-                                grad=lambda z: n / z - 1, hess=lambda z: -n / z**2)
+    res = laplace_approximation(
+        lambda z: n * np.log(z) - z if z > 0 else -np.inf,
+        1.0,
+        grad=lambda z: n / z - 1,
+        hess=lambda z: -n / z**2,
+    )
     assert isinstance(res.mode, float) and isinstance(res.covariance, float)
-    assert res.mode == pytest.approx(n, rel=1e-12) and res.covariance == pytest.approx(n)
+    assert res.mode == pytest.approx(n, rel=1e-12) and res.covariance == pytest.approx(
+        n
+    )
     stirling = 0.5 * np.log(2 * np.pi * n) + n * np.log(n) - n
     assert res.log_normalizer == pytest.approx(stirling, rel=1e-12)
     gap = special.gammaln(n + 1) - res.log_normalizer
@@ -128,6 +157,7 @@ def test_stirling(n):
 def test_skewed_1d_against_quadrature():
     """Bishop's Fig. 4.14 density: derivatives of the result against the closed forms, and the
     Laplace Ẑ within 8 % of the quadrature value (its error for this skewed f is 7.6 %)."""
+
     def log_f(z):
         return -0.5 * z * z + special.log_expit(20 * z + 4)
 
@@ -151,26 +181,42 @@ def test_skewed_1d_against_quadrature():
 def test_2d_evidence_close_to_dblquad():
     """A nearly Gaussian 2-D density (a Gaussian times a gentle sigmoid): Laplace ln Z within
     0.01 of numerical integration, and q's normaliser |A|^½/(2π)^(M/2) integrates to 1."""
+
     def log_f(z):
-        return -0.5 * (z[0] ** 2 + 2 * z[1] ** 2 + z[0] * z[1]) + special.log_expit(0.5 * z[0] + 1)
+        return -0.5 * (z[0] ** 2 + 2 * z[1] ** 2 + z[0] * z[1]) + special.log_expit(
+            0.5 * z[0] + 1
+        )
 
     res = laplace_approximation(log_f, np.array([1.0, 1.0]))
-    Z = integrate.dblquad(lambda y, x: np.exp(log_f(np.array([x, y]))), -10, 10, -10, 10)[0]
+    Z = integrate.dblquad(
+        lambda y, x: np.exp(log_f(np.array([x, y]))), -10, 10, -10, 10
+    )[0]
     assert res.log_normalizer == pytest.approx(np.log(Z), abs=0.01)
-    q = integrate.dblquad(lambda y, x: np.exp(res.logpdf(np.array([x, y]))), -10, 10, -10, 10)[0]
+    q = integrate.dblquad(
+        lambda y, x: np.exp(res.logpdf(np.array([x, y]))), -10, 10, -10, 10
+    )[0]
     assert q == pytest.approx(1, rel=1e-8)
 
 
-@pytest.mark.parametrize("kwargs, match", [
-    ({"x0": np.nan}, "x0 contains NaN"),
-    ({"x0": np.zeros((2, 2))}, "x0 must be a 1-D array"),
-    ({"x0": 5.0, "log_density": lambda z: -np.inf}, "log_density\\(x0\\) must be finite"),
-    ({"log_density": 3.0}, "log_density must be callable"),
-    ({"grad": lambda z: np.zeros(3)}, "grad must return shape \\(2,\\)"),
-    ({"grad": lambda z: -z, "hess": lambda z: np.eye(3)}, "hess must return shape \\(2, 2\\)"),
-    ({"grad": lambda z: np.full(2, np.nan)}, "grad returned NaN"),
-    ({"log_density": lambda z: z @ z}, "not positive definite"),
-])
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"x0": np.nan}, "x0 contains NaN"),
+        ({"x0": np.zeros((2, 2))}, "x0 must be a 1-D array"),
+        (
+            {"x0": 5.0, "log_density": lambda z: -np.inf},
+            "log_density\\(x0\\) must be finite",
+        ),
+        ({"log_density": 3.0}, "log_density must be callable"),
+        ({"grad": lambda z: np.zeros(3)}, "grad must return shape \\(2,\\)"),
+        (
+            {"grad": lambda z: -z, "hess": lambda z: np.eye(3)},
+            "hess must return shape \\(2, 2\\)",
+        ),
+        ({"grad": lambda z: np.full(2, np.nan)}, "grad returned NaN"),
+        ({"log_density": lambda z: z @ z}, "not positive definite"),
+    ],
+)
 def test_laplace_bad_input(kwargs, match):
     args = {"log_density": lambda z: -0.5 * z @ z, "x0": np.ones(2)} | kwargs
     with warnings.catch_warnings():
@@ -179,11 +225,17 @@ def test_laplace_bad_input(kwargs, match):
             laplace_approximation(**args)
 
 
-@pytest.mark.parametrize("log_density, x0", [
-    (lambda z: np.log(z) - z, 1e-9),                         # the step crosses z = 0
-    (lambda z: -z**2 if abs(z) < 1 else np.nan, 0.9999999),  # NaN outside the support
-    (lambda z: np.log(z).sum() - z.sum(), np.array([1.0, 1e-9])),
-])
+@pytest.mark.parametrize(
+    "log_density, x0",
+    [
+        (lambda z: np.log(z) - z, 1e-9),  # the step crosses z = 0
+        (
+            lambda z: -(z**2) if abs(z) < 1 else np.nan,
+            0.9999999,
+        ),  # NaN outside the support
+        (lambda z: np.log(z).sum() - z.sum(), np.array([1.0, 1e-9])),
+    ],
+)
 def test_finite_differences_leaving_the_support_at_x0(log_density, x0):
     """ln f(x0) is finite, but a finite-difference step from x0 leaves the support: an error
     naming x0 (this used to hang in the Newton ridge loop on a NaN Hessian)."""
@@ -197,12 +249,13 @@ def test_iterates_near_the_support_edge_are_stepped_back_from():
     passes) and ln f finite, but a second-difference step (1.8e-4) crosses ½. That point must
     count as outside the support (the line search halves the step) instead of being accepted
     with a NaN Hessian, on which the Newton iteration used to hang."""
+
     def log_f(z):
         return -np.sqrt(1 + z * z) if z < 0.5 else np.nan
 
-    x0 = -0.49995 ** (1 / 3)
+    x0 = -(0.49995 ** (1 / 3))
     with warnings.catch_warnings():
-        warnings.simplefilter("error")                           # and no RuntimeWarning
+        warnings.simplefilter("error")  # and no RuntimeWarning
         res = laplace_approximation(log_f, x0)
     assert res.converged and res.mode == pytest.approx(0, abs=1e-8)
     assert res.precision == pytest.approx(1, rel=1e-6)
@@ -211,9 +264,12 @@ def test_iterates_near_the_support_edge_are_stepped_back_from():
 def test_saddle_point_is_rejected():
     """ln f = −z₁² + z₂² is stationary at 0 but not a maximum."""
     with pytest.raises(ValueError, match="not positive definite"):
-        laplace_approximation(lambda z: -z[0] ** 2 + z[1] ** 2, np.zeros(2),
-                              grad=lambda z: np.array([-2 * z[0], 2 * z[1]]),
-                              hess=lambda z: np.diag([-2.0, 2.0]))
+        laplace_approximation(
+            lambda z: -(z[0] ** 2) + z[1] ** 2,
+            np.zeros(2),
+            grad=lambda z: np.array([-2 * z[0], 2 * z[1]]),
+            hess=lambda z: np.diag([-2.0, 2.0]),
+        )
 
 
 # --- BayesianLogisticRegression ---------------------------------------------------------------
@@ -224,21 +280,27 @@ def test_map_matches_sklearn(cancer, alpha):
     X, y = cancer
     ours = BayesianLogisticRegression(prior_precision=alpha).fit(X, y)
     sk_tol = 1e-12
-    sk = SkLogistic(C=1 / alpha, solver="newton-cg", tol=sk_tol, max_iter=10_000).fit(X, y)
+    sk = SkLogistic(C=1 / alpha, solver="newton-cg", tol=sk_tol, max_iter=10_000).fit(
+        X, y
+    )
     # scikit-learn stops when every component of its gradient, averaged over the N points, is
     # below tol: summed, ‖∇‖₂ ≤ √M·N·tol, which moves the mode by at most ‖S_N‖₂√M·N·tol; our
     # Newton mode is exact up to ε·κ(S_N⁻¹)·max|w|. A probability σ(a) moves by at most ¼δa.
     eig = np.linalg.eigvalsh(ours.posterior_precision_)
     M, N = len(eig), len(y)
-    tol_w = (np.sqrt(M) * N * sk_tol / eig[0]
-             + EPS * eig[-1] / eig[0] * np.abs(ours.posterior_mean_).max())
-    tol_a = tol_w * (1 + np.abs(X).sum(1).max())              # δa = δw₀ + δwᵀx
+    tol_w = (
+        np.sqrt(M) * N * sk_tol / eig[0]
+        + EPS * eig[-1] / eig[0] * np.abs(ours.posterior_mean_).max()
+    )
+    tol_a = tol_w * (1 + np.abs(X).sum(1).max())  # δa = δw₀ + δwᵀx
     np.testing.assert_allclose(ours.coef_, sk.coef_, rtol=0, atol=tol_w)
     np.testing.assert_allclose(ours.intercept_, sk.intercept_, rtol=0, atol=tol_w)
-    np.testing.assert_allclose(ours.predict_proba(X, method="map"), sk.predict_proba(X),
-                               rtol=0, atol=tol_a / 4)
-    np.testing.assert_allclose(ours.posterior_mean_, np.r_[sk.intercept_, sk.coef_[0]],
-                               rtol=0, atol=tol_w)
+    np.testing.assert_allclose(
+        ours.predict_proba(X, method="map"), sk.predict_proba(X), rtol=0, atol=tol_a / 4
+    )
+    np.testing.assert_allclose(
+        ours.posterior_mean_, np.r_[sk.intercept_, sk.coef_[0]], rtol=0, atol=tol_w
+    )
     np.testing.assert_array_equal(ours.predict(X), sk.predict(X))
 
 
@@ -247,9 +309,12 @@ def test_map_without_intercept_matches_sklearn():
     (An independent route; mlcourse.linear.LogisticRegression would share our objective.)"""
     X, y = small_problem(1)
     Phi = design_matrix(X)
-    ours = BayesianLogisticRegression(prior_precision=0.5, fit_intercept=False).fit(Phi, y)
-    ref = SkLogistic(C=1 / 0.5, fit_intercept=False, solver="newton-cg", tol=1e-12,
-                     max_iter=10_000).fit(Phi, y)
+    ours = BayesianLogisticRegression(prior_precision=0.5, fit_intercept=False).fit(
+        Phi, y
+    )
+    ref = SkLogistic(
+        C=1 / 0.5, fit_intercept=False, solver="newton-cg", tol=1e-12, max_iter=10_000
+    ).fit(Phi, y)
     np.testing.assert_allclose(ours.coef_, ref.coef_, rtol=1e-7, atol=1e-9)
     assert ours.intercept_.tolist() == [0.0]
 
@@ -260,20 +325,25 @@ def test_posterior_precision_is_minus_hessian(fit_intercept):
     zero there (central differences) and its Hessian by nested central differences."""
     X, y = small_problem(2)
     alpha = 0.7
-    m = BayesianLogisticRegression(prior_precision=alpha, fit_intercept=fit_intercept).fit(X, y)
+    m = BayesianLogisticRegression(
+        prior_precision=alpha, fit_intercept=fit_intercept
+    ).fit(X, y)
     Phi = design_matrix(X, fit_intercept)
 
     def log_post(w):
         prior_w = w[1:] if fit_intercept else w
-        return (stats.bernoulli.logpmf(y, special.expit(Phi @ w)).sum()
-                + stats.norm.logpdf(prior_w, scale=alpha**-0.5).sum())
+        return (
+            stats.bernoulli.logpmf(y, special.expit(Phi @ w)).sum()
+            + stats.norm.logpdf(prior_w, scale=alpha**-0.5).sum()
+        )
 
     w = m.posterior_mean_
     np.testing.assert_allclose(central_differences(log_post, w, 1e-5), 0, atol=1e-7)
     H = central_differences(lambda v: central_differences(log_post, v, 1e-4), w, 1e-4)
     np.testing.assert_allclose(m.posterior_precision_, -H, rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(m.posterior_cov_ @ m.posterior_precision_, np.eye(len(w)),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        m.posterior_cov_ @ m.posterior_precision_, np.eye(len(w)), atol=1e-12
+    )
 
 
 @pytest.mark.parametrize("fit_intercept", [True, False])
@@ -284,8 +354,10 @@ def test_log_evidence_by_numerical_integration(fit_intercept):
     X, y = small_problem(3, n=200)
     alpha = 0.5
     m = BayesianLogisticRegression(prior_precision=alpha, fit_intercept=fit_intercept)
-    Xf = X if fit_intercept else design_matrix(X)        # without intercept: w = (w₀, w₁), both
-    m.fit(Xf, y)                                         # under the prior
+    Xf = (
+        X if fit_intercept else design_matrix(X)
+    )  # without intercept: w = (w₀, w₁), both
+    m.fit(Xf, y)  # under the prior
     Phi = design_matrix(X)
 
     def log_joint(W):
@@ -295,15 +367,20 @@ def test_log_evidence_by_numerical_integration(fit_intercept):
         return ll + stats.norm.logpdf(pen, scale=alpha**-0.5).sum(-1)
 
     sd = np.sqrt(np.diag(m.posterior_cov_))
-    axes = [np.linspace(c - 10 * s, c + 10 * s, 201) for c, s in zip(m.posterior_mean_, sd)]
+    axes = [
+        np.linspace(c - 10 * s, c + 10 * s, 201) for c, s in zip(m.posterior_mean_, sd)
+    ]
     W = np.stack(np.meshgrid(*axes, indexing="ij"), axis=-1)
     L = log_joint(W)
     Z = integrate.simpson(integrate.simpson(np.exp(L - L.max()), x=axes[1]), x=axes[0])
     exact = np.log(Z) + L.max()
     assert m.log_evidence_ == pytest.approx(exact, abs=0.02)
-    assert m.log_evidence_ != pytest.approx(exact, abs=1e-4)      # it is an approximation
-    formula = (log_joint(m.posterior_mean_) + np.log(2 * np.pi)
-               - 0.5 * np.linalg.slogdet(m.posterior_precision_)[1])
+    assert m.log_evidence_ != pytest.approx(exact, abs=1e-4)  # it is an approximation
+    formula = (
+        log_joint(m.posterior_mean_)
+        + np.log(2 * np.pi)
+        - 0.5 * np.linalg.slogdet(m.posterior_precision_)[1]
+    )
     assert m.log_evidence_ == pytest.approx(formula, rel=1e-12)
 
 
@@ -312,13 +389,18 @@ def test_log_evidence_by_importance_sampling():
     10⁵ seeded draws. The Laplace value agrees within 0.05: its own error here is about 0.04,
     the IS standard error about 0.001."""
     rng = np.random.default_rng(4)
-    X, y = gaussian_classes(60, [[-0.5, 0, 0.3], [0.5, 0.4, 0]], np.eye(3), random_state=rng)
+    X, y = gaussian_classes(
+        60, [[-0.5, 0, 0.3], [0.5, 0.4, 0]], np.eye(3), random_state=rng
+    )
     m = BayesianLogisticRegression(prior_precision=1.0).fit(X, y)
     q = stats.multivariate_normal(m.posterior_mean_, m.posterior_cov_)
     W = q.rvs(100_000, random_state=rng)
     act = W @ design_matrix(X).T
-    log_w = (special.log_expit(np.where(y == 1, act, -act)).sum(1)
-             + stats.norm.logpdf(W[:, 1:]).sum(1) - q.logpdf(W))
+    log_w = (
+        special.log_expit(np.where(y == 1, act, -act)).sum(1)
+        + stats.norm.logpdf(W[:, 1:]).sum(1)
+        - q.logpdf(W)
+    )
     is_estimate = special.logsumexp(log_w) - np.log(len(W))
     assert m.log_evidence_ == pytest.approx(is_estimate, abs=0.05)
 
@@ -332,38 +414,64 @@ def _logistic_gaussian_gh(mu, var, n=300):
 
 def test_probit_approximation_error_over_a_grid():
     """The worst error is δ = max|σ(a) − Φ(λa)| = 0.0177 (approached as σ² → ∞), below 0.018."""
-    mu, var = np.meshgrid(np.linspace(-25, 25, 201), np.r_[0.0, np.geomspace(1e-3, 60, 80)])
+    mu, var = np.meshgrid(
+        np.linspace(-25, 25, 201), np.r_[0.0, np.geomspace(1e-3, 60, 80)]
+    )
     exact = _logistic_gaussian_gh(mu, var)
-    for i in np.random.default_rng(0).choice(mu.size, 12, replace=False):  # GH vs adaptive quad
-        ref = logistic_gaussian(mu.flat[i], var.flat[i]) if var.flat[i] > 0 else \
-            special.expit(mu.flat[i])
+    for i in np.random.default_rng(0).choice(
+        mu.size, 12, replace=False
+    ):  # GH vs adaptive quad
+        ref = (
+            logistic_gaussian(mu.flat[i], var.flat[i])
+            if var.flat[i] > 0
+            else special.expit(mu.flat[i])
+        )
         assert abs(exact.flat[i] - ref) < 1e-7
     err = np.abs(probit_approximation(mu, var) - exact)
-    assert 0.016 < err.max() < 0.018             # 0.0168 at σ² = 60, μ = ±14 ≈ ±1.8σ
+    assert 0.016 < err.max() < 0.018  # 0.0168 at σ² = 60, μ = ±14 ≈ ±1.8σ
     # far out (σ² = 10⁴, μ/σ ∈ (0, 4]): the integral is Φ(μ/σ) plus a correction near a = 0
     s = 100.0
     for r in np.linspace(0.1, 4, 14):
-        rest = integrate.quad(lambda a: (special.expit(a) - (a > 0)) * stats.norm.pdf(a, r * s, s),
-                              -40, 40, points=[0.0], epsabs=1e-13)[0]
+        rest = integrate.quad(
+            lambda a, r=r: (special.expit(a) - (a > 0)) * stats.norm.pdf(a, r * s, s),
+            -40,
+            40,
+            points=[0.0],
+            epsabs=1e-13,
+        )[0]
         assert abs(probit_approximation(r * s, s**2) - special.ndtr(r) - rest) < 0.018
 
 
 def test_probit_approximation_exact_cases_and_symmetry():
     rng = np.random.default_rng(1)
     mu, var = rng.normal(scale=5, size=50), rng.exponential(10, size=50)
-    assert np.all(probit_approximation(0.0, var) == 0.5)                 # exact at μ = 0
+    assert np.all(probit_approximation(0.0, var) == 0.5)  # exact at μ = 0
     # κ(0) = 1: mlcourse's sigmoid and SciPy's expit, two implementations, agree to an ulp or two
-    np.testing.assert_allclose(probit_approximation(mu, 0.0), special.expit(mu), rtol=8 * EPS)
-    np.testing.assert_allclose(probit_approximation(-mu, var), 1 - probit_approximation(mu, var),
-                               rtol=0, atol=1e-15)                      # p(−μ) = 1 − p(μ)
-    np.testing.assert_allclose(probit_approximation(mu, var),
-                               special.expit(mu / np.sqrt(1 + np.pi * var / 8)), rtol=1e-13)
+    np.testing.assert_allclose(
+        probit_approximation(mu, 0.0), special.expit(mu), rtol=8 * EPS
+    )
+    np.testing.assert_allclose(
+        probit_approximation(-mu, var),
+        1 - probit_approximation(mu, var),
+        rtol=0,
+        atol=1e-15,
+    )  # p(−μ) = 1 − p(μ)
+    np.testing.assert_allclose(
+        probit_approximation(mu, var),
+        special.expit(mu / np.sqrt(1 + np.pi * var / 8)),
+        rtol=1e-13,
+    )
 
 
-@pytest.mark.parametrize("mean, var, match", [
-    (0.0, np.nan, "var contains NaN"), (0.0, np.inf, "var contains (NaN or infinite|infinity)"),
-    ("abc", 1.0, "mean must be numeric"), (0.0, [1.0, "x"], "var must be numeric"),
-])
+@pytest.mark.parametrize(
+    "mean, var, match",
+    [
+        (0.0, np.nan, "var contains NaN"),
+        (0.0, np.inf, "var contains (NaN or infinite|infinity)"),
+        ("abc", 1.0, "mean must be numeric"),
+        (0.0, [1.0, "x"], "var must be numeric"),
+    ],
+)
 def test_probit_approximation_bad_input(mean, var, match):
     with pytest.raises(ValueError, match=match):
         probit_approximation(mean, var)
@@ -376,13 +484,16 @@ def test_predictive_against_quadrature_and_monte_carlo():
     mean, var = m.predict_activation(X_new)
     Phi = design_matrix(X_new)
     np.testing.assert_allclose(mean, Phi @ m.posterior_mean_, rtol=1e-12)
-    np.testing.assert_allclose(var, np.einsum("ni,ij,nj->n", Phi, m.posterior_cov_, Phi),
-                               rtol=1e-10)
+    np.testing.assert_allclose(
+        var, np.einsum("ni,ij,nj->n", Phi, m.posterior_cov_, Phi), rtol=1e-10
+    )
     exact = np.array([logistic_gaussian(mu, v) for mu, v in zip(mean, var)])
     probit = m.predict_proba(X_new)
     # wiring only (the default method is probit_approximation of predict_activation); the
     # independent checks are the quadrature and Monte Carlo comparisons that follow
-    np.testing.assert_allclose(probit[:, 1], probit_approximation(mean, var), rtol=1e-14)
+    np.testing.assert_allclose(
+        probit[:, 1], probit_approximation(mean, var), rtol=1e-14
+    )
     # the probit approximation's error is below δ = max|σ(a) − Φ(λa)| = 0.0177 for every mean
     # and variance (test_probit_approximation_error_over_a_grid)
     np.testing.assert_allclose(probit[:, 1], exact, atol=0.02)
@@ -390,10 +501,13 @@ def test_predictive_against_quadrature_and_monte_carlo():
     np.testing.assert_allclose(probit.sum(1), 1, rtol=1e-14)
     mc = m.predict_proba(X_new, method="monte_carlo", n_samples=200_000, random_state=0)
     np.testing.assert_allclose(mc[:, 1], exact, atol=5 * 0.5 / np.sqrt(200_000))
-    again = m.predict_proba(X_new, method="monte_carlo", n_samples=200_000, random_state=0)
+    again = m.predict_proba(
+        X_new, method="monte_carlo", n_samples=200_000, random_state=0
+    )
     np.testing.assert_array_equal(mc, again)
-    np.testing.assert_allclose(m.predict_proba(X_new, method="map")[:, 1], special.expit(mean),
-                               rtol=1e-14)
+    np.testing.assert_allclose(
+        m.predict_proba(X_new, method="map")[:, 1], special.expit(mean), rtol=1e-14
+    )
 
 
 def test_monte_carlo_draws_have_the_posterior_mean():
@@ -401,17 +515,22 @@ def test_monte_carlo_draws_have_the_posterior_mean():
     σ(εw_i) = ½ + εw_i/4 + O(ε³), so 4(p − ½)/ε estimates E_q[w_i] = m_i."""
     X, y = small_problem(6)
     m = BayesianLogisticRegression(prior_precision=1.0, fit_intercept=False).fit(
-        design_matrix(X), y)
+        design_matrix(X), y
+    )
     eps = 1e-3
     phi = np.array([[eps, 0.0], [0.0, eps]])
-    p = m.predict_proba(phi, method="monte_carlo", n_samples=100_000, random_state=1)[:, 1]
+    p = m.predict_proba(phi, method="monte_carlo", n_samples=100_000, random_state=1)[
+        :, 1
+    ]
     # E[σ(ε w_i)] = ½ + ε m_i/4 − ε³E[w_i³]/48 + …: recovers the posterior mean to within 5
     # standard errors plus the bias ε²|E w_i³|/12, E w³ = m³ + 3m·var for w ~ N(m, var)
     var = np.diag(m.posterior_cov_)
     se = np.sqrt(var / 100_000)
     mu = m.posterior_mean_
     bias = eps**2 / 12 * np.abs(mu**3 + 3 * mu * var)
-    np.testing.assert_allclose((p - 0.5) * 4 / eps, mu, rtol=0, atol=5 * se.max() + bias.max())
+    np.testing.assert_allclose(
+        (p - 0.5) * 4 / eps, mu, rtol=0, atol=5 * se.max() + bias.max()
+    )
 
 
 def test_moderation_keeps_decisions_and_shrinks_confidence():
@@ -422,7 +541,9 @@ def test_moderation_keeps_decisions_and_shrinks_confidence():
     p = m.predict_proba(grid)[:, 1]
     np.testing.assert_array_equal(np.sign(p - 0.5), np.sign(p_map - 0.5))
     assert np.all(np.abs(p - 0.5) <= np.abs(p_map - 0.5) + 1e-15)
-    np.testing.assert_array_equal(m.predict(grid), (m.decision_function(grid) > 0).astype(int))
+    np.testing.assert_array_equal(
+        m.predict(grid), (m.decision_function(grid) > 0).astype(int)
+    )
 
 
 def test_labels_refit_and_clone():
@@ -432,7 +553,7 @@ def test_labels_refit_and_clone():
     assert m.classes_.tolist() == ["no", "yes"] and set(m.predict(X)) <= {"no", "yes"}
     ref = BayesianLogisticRegression(prior_precision=2.0).fit(X, y)
     np.testing.assert_allclose(m.predict_proba(X), ref.predict_proba(X), rtol=1e-12)
-    m.set_params(prior_precision=20.0).fit(X, y)                  # refit starts fresh
+    m.set_params(prior_precision=20.0).fit(X, y)  # refit starts fresh
     assert np.linalg.norm(m.coef_) < np.linalg.norm(ref.coef_)
     c = clone(m)
     assert c.get_params() == m.get_params() and not hasattr(c, "posterior_mean_")
@@ -448,7 +569,7 @@ def test_learned_state_is_public_and_refit_starts_fresh():
     L = m.posterior_precision_cholesky_
     np.testing.assert_array_equal(L, np.tril(L))
     np.testing.assert_allclose(L @ L.T, m.posterior_precision_, rtol=1e-12)
-    m.fit(np.c_[X, X**2], y)                                     # refit with another width
+    m.fit(np.c_[X, X**2], y)  # refit with another width
     assert m.posterior_precision_cholesky_.shape == (3, 3)
     m._reset()
     assert not hasattr(m, "posterior_precision_cholesky_")
@@ -463,13 +584,16 @@ def test_separable_data_still_have_a_posterior():
     assert m.score(X, y) == 1.0
 
 
-@pytest.mark.parametrize("params, match", [
-    ({"prior_precision": 0.0}, "prior_precision must be > 0"),
-    ({"prior_precision": -1.0}, "prior_precision must be > 0"),
-    ({"prior_precision": np.nan}, "prior_precision must be finite"),
-    ({"prior_precision": "1"}, "prior_precision must be a real number"),
-    ({"fit_intercept": "yes"}, "fit_intercept must be True or False"),
-])
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"prior_precision": 0.0}, "prior_precision must be > 0"),
+        ({"prior_precision": -1.0}, "prior_precision must be > 0"),
+        ({"prior_precision": np.nan}, "prior_precision must be finite"),
+        ({"prior_precision": "1"}, "prior_precision must be a real number"),
+        ({"fit_intercept": "yes"}, "fit_intercept must be True or False"),
+    ],
+)
 def test_bad_hyperparameters(params, match):
     X, y = small_problem()
     with pytest.raises(ValueError, match=match):

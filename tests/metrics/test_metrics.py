@@ -17,6 +17,7 @@ def auc_rounding(n_points):
     [0, 1], each width and each of the n - 1 terms rounds once, and the terms are summed."""
     return 3 * n_points * EPS
 
+
 # --- agreement with scikit-learn --------------------------------------------------------------
 
 
@@ -42,12 +43,19 @@ def test_ratio_metrics_match_sklearn(seed):
     # each side divides exact integer counts once (scikit-learn's average may round once more):
     # at most three roundings apart; a wrong count moves a ratio below 600 by at least 1/600²
     rel = 2 * EPS
-    assert metrics.accuracy(t, p) == pytest.approx(skm.accuracy_score(t, p), rel=rel, abs=0)
+    assert metrics.accuracy(t, p) == pytest.approx(
+        skm.accuracy_score(t, p), rel=rel, abs=0
+    )
     kw = {"zero_division": 0}
-    assert metrics.precision(t, p, **kw) == pytest.approx(skm.precision_score(t, p, **kw),
-                                                          rel=rel, abs=0)
-    assert metrics.recall(t, p, **kw) == pytest.approx(skm.recall_score(t, p, **kw), rel=rel, abs=0)
-    assert metrics.f_measure(t, p, **kw) == pytest.approx(skm.f1_score(t, p, **kw), rel=rel, abs=0)
+    assert metrics.precision(t, p, **kw) == pytest.approx(
+        skm.precision_score(t, p, **kw), rel=rel, abs=0
+    )
+    assert metrics.recall(t, p, **kw) == pytest.approx(
+        skm.recall_score(t, p, **kw), rel=rel, abs=0
+    )
+    assert metrics.f_measure(t, p, **kw) == pytest.approx(
+        skm.f1_score(t, p, **kw), rel=rel, abs=0
+    )
 
 
 def test_booleans_are_accepted():
@@ -87,8 +95,9 @@ def test_roc_curve_matches_sklearn_with_many_ties(seed):
     np.testing.assert_allclose(fpr, sk_fpr, rtol=EPS, atol=0)
     np.testing.assert_allclose(tpr, sk_tpr, rtol=EPS, atol=0)
     np.testing.assert_array_equal(th, sk_th)
-    assert metrics.roc_auc(t, s) == pytest.approx(skm.roc_auc_score(t, s), rel=0,
-                                                  abs=2 * auc_rounding(len(fpr)))
+    assert metrics.roc_auc(t, s) == pytest.approx(
+        skm.roc_auc_score(t, s), rel=0, abs=2 * auc_rounding(len(fpr))
+    )
 
 
 def test_roc_curve_shape_contract():
@@ -96,8 +105,8 @@ def test_roc_curve_shape_contract():
     t = np.array([0, 1, 1, 0, 0, 1])
     fpr, tpr, th = metrics.roc_curve(t, s)
     assert th[0] == np.inf and (fpr[0], tpr[0]) == (0, 0)
-    assert len(th) == len(np.unique(s)) + 1          # one point per distinct score
-    assert np.all(np.diff(th) < 0)                    # thresholds decreasing
+    assert len(th) == len(np.unique(s)) + 1  # one point per distinct score
+    assert np.all(np.diff(th) < 0)  # thresholds decreasing
     assert (fpr[-1], tpr[-1]) == (1, 1)
 
 
@@ -105,9 +114,11 @@ def test_auc_is_mann_whitney(rng):
     t = random_labels(rng, 400)
     s = np.round(rng.normal(size=400) + t, 1)
     d = s[t == 1][:, None] - s[t == 0][None, :]
-    u = ((d > 0).sum() + 0.5 * (d == 0).sum()) / d.size      # exact counts, one division
+    u = ((d > 0).sum() + 0.5 * (d == 0).sum()) / d.size  # exact counts, one division
     n_points = len(metrics.roc_curve(t, s)[0])
-    assert metrics.roc_auc(t, s) == pytest.approx(u, rel=0, abs=auc_rounding(n_points) + EPS)
+    assert metrics.roc_auc(t, s) == pytest.approx(
+        u, rel=0, abs=auc_rounding(n_points) + EPS
+    )
 
 
 def exact_auc(t, s):
@@ -122,8 +133,11 @@ def reference_table(t, s, ties):
     t, s = np.asarray(t), np.asarray(s, dtype=float)
     order = np.lexsort((t if ties == "pessimistic" else -t, -s))
     s_sorted, t_sorted = s[order], t[order]
-    last = (np.append(np.flatnonzero(s_sorted[1:] != s_sorted[:-1]), s.size - 1)
-            if ties == "group" else np.arange(s.size))
+    last = (
+        np.append(np.flatnonzero(s_sorted[1:] != s_sorted[:-1]), s.size - 1)
+        if ties == "group"
+        else np.arange(s.size)
+    )
     tp = np.append(0, np.cumsum(t_sorted)[last])
     return np.append(np.inf, s_sorted[last]), tp, np.append(0, last + 1) - tp
 
@@ -139,17 +153,25 @@ def test_roc_auc_is_the_exact_mann_whitney_ratio(seed):
     assert metrics.roc_auc(t, s) == exact_auc(t, s)
     # the chapter's rule (ties grouped, trapezoids over the ROC points) rounds each trapezoid
     table = metrics.roc_table(t, s)
-    assert metrics.roc_auc(t, s) == pytest.approx(table.auc(), rel=0,
-                                                  abs=auc_rounding(len(table.tp)) + EPS)
+    assert metrics.roc_auc(t, s) == pytest.approx(
+        table.auc(), rel=0, abs=auc_rounding(len(table.tp)) + EPS
+    )
 
 
-@pytest.mark.parametrize("t, s, auc", [
-    ([0, 1, 0, 1, 1], [2.0] * 5, 0.5),                        # all tied: every pair counts ½
-    ([1, 0, 0, 0, 0, 0], [0.5, 0.1, 0.5, 0.5, 0.9, 0.2], 0.6),  # (2 + 2·½) / 5, a tied positive
-    ([0, 1], [0.0, -0.0], 0.5),                                # -0.0 and 0.0 are one score
-    ([0, 0, 1, 1], [0.1, 0.2, 0.3, 0.4], 1.0),                 # perfect ranking
-    ([1, 1, 0, 0], [0.1, 0.2, 0.3, 0.4], 0.0),                 # reversed
-])
+@pytest.mark.parametrize(
+    "t, s, auc",
+    [
+        ([0, 1, 0, 1, 1], [2.0] * 5, 0.5),  # all tied: every pair counts ½
+        (
+            [1, 0, 0, 0, 0, 0],
+            [0.5, 0.1, 0.5, 0.5, 0.9, 0.2],
+            0.6,
+        ),  # (2 + 2·½) / 5, a tied positive
+        ([0, 1], [0.0, -0.0], 0.5),  # -0.0 and 0.0 are one score
+        ([0, 0, 1, 1], [0.1, 0.2, 0.3, 0.4], 1.0),  # perfect ranking
+        ([1, 1, 0, 0], [0.1, 0.2, 0.3, 0.4], 0.0),  # reversed
+    ],
+)
 def test_roc_auc_edge_cases(t, s, auc):
     assert metrics.roc_auc(t, s) == auc == exact_auc(t, s) == skm.roc_auc_score(t, s)
 
@@ -165,8 +187,9 @@ def test_roc_auc_extreme_imbalance(n_pos):
     assert metrics.roc_auc(t, s) == exact_auc(t, s)
     # scikit-learn's trapezoid sum over at most n + 1 points rounds each term
     n_points = len(metrics.roc_curve(t, s)[0])
-    assert metrics.roc_auc(t, s) == pytest.approx(skm.roc_auc_score(t, s), rel=0,
-                                                  abs=auc_rounding(n_points) + EPS)
+    assert metrics.roc_auc(t, s) == pytest.approx(
+        skm.roc_auc_score(t, s), rel=0, abs=auc_rounding(n_points) + EPS
+    )
 
 
 @pytest.mark.parametrize("ties", ["group", "optimistic", "pessimistic"])
@@ -197,8 +220,9 @@ def test_lecture_roc_table_and_tie_breaking():
     tol = auc_rounding(len(lecture.tp)) + EPS
     assert lecture.auc() == pytest.approx(0.60, rel=0, abs=tol)
     assert metrics.roc_auc(label, score) == pytest.approx(0.56, rel=0, abs=tol)
-    assert metrics.roc_table(label, score, ties="pessimistic").auc() == pytest.approx(0.52, rel=0,
-                                                                                      abs=tol)
+    assert metrics.roc_table(label, score, ties="pessimistic").auc() == pytest.approx(
+        0.52, rel=0, abs=tol
+    )
     assert "Threshold >=" in lecture.format()
 
 
@@ -208,7 +232,9 @@ def test_cost_and_threshold():
     assert metrics.classification_cost([[250, 5], [45, 200]], cost) == 4255
     # p* is one division of exact differences of the costs, as is each expected value
     assert metrics.min_cost_threshold(cost) == pytest.approx(1 / 102, rel=EPS, abs=0)
-    assert metrics.min_cost_threshold([[0, 1], [1, 0]]) == pytest.approx(0.5, rel=EPS, abs=0)
+    assert metrics.min_cost_threshold([[0, 1], [1, 0]]) == pytest.approx(
+        0.5, rel=EPS, abs=0
+    )
 
 
 def test_min_cost_threshold_minimises_expected_cost(rng):
@@ -229,32 +255,52 @@ def test_min_cost_threshold_minimises_expected_cost(rng):
 GOOD_T, GOOD_S = [0, 1, 1, 0], [0.1, 0.4, 0.35, 0.8]
 
 
-@pytest.mark.parametrize("func", [metrics.confusion_matrix, metrics.accuracy, metrics.precision,
-                                  metrics.recall, metrics.f_measure])
-@pytest.mark.parametrize("t, p, match", [
-    ([0, 1, 1], [0, 1], "Inconsistent numbers of samples: y_true has 3, y_pred has 2"),
-    ([], [], "y_true is empty"),
-    ([0, 1, 2], [0, 1, 1], r"y_true must hold 0/1 or boolean labels.*\[2\]"),
-    ([0, 1, 1], ["a", "b", "a"], "y_pred must hold 0/1 or boolean labels"),
-    ([0, np.nan, 1], [0, 1, 1], "y_true contains NaN"),
-    ([[0, 1], [1, 0]], [[0, 1], [1, 0]], "y_true must be a 1-D array"),
-])
+@pytest.mark.parametrize(
+    "func",
+    [
+        metrics.confusion_matrix,
+        metrics.accuracy,
+        metrics.precision,
+        metrics.recall,
+        metrics.f_measure,
+    ],
+)
+@pytest.mark.parametrize(
+    "t, p, match",
+    [
+        (
+            [0, 1, 1],
+            [0, 1],
+            "Inconsistent numbers of samples: y_true has 3, y_pred has 2",
+        ),
+        ([], [], "y_true is empty"),
+        ([0, 1, 2], [0, 1, 1], r"y_true must hold 0/1 or boolean labels.*\[2\]"),
+        ([0, 1, 1], ["a", "b", "a"], "y_pred must hold 0/1 or boolean labels"),
+        ([0, np.nan, 1], [0, 1, 1], "y_true contains NaN"),
+        ([[0, 1], [1, 0]], [[0, 1], [1, 0]], "y_true must be a 1-D array"),
+    ],
+)
 def test_label_metrics_reject_bad_input(func, t, p, match):
     with pytest.raises(ValueError, match=match):
         func(t, p)
 
 
-@pytest.mark.parametrize("func", [metrics.roc_curve, metrics.roc_auc, metrics.roc_table])
-@pytest.mark.parametrize("t, s, match", [
-    (GOOD_T[:3], GOOD_S, "y_true has 3, y_score has 4"),
-    ([], [], "y_true is empty"),
-    (GOOD_T, [0.1, np.nan, 0.3, 0.2], "y_score contains NaN"),
-    (GOOD_T, [0.1, np.inf, 0.3, 0.2], "y_score contains infinity"),
-    ([0, 1, 2, 1], GOOD_S, "y_true must hold 0/1"),
-    ([1, 1, 1, 1], GOOD_S, r"y_true contains only positive \(1\) labels"),
-    ([0, 0, 0, 0], GOOD_S, r"y_true contains only negative \(0\) labels"),
-    (GOOD_T, [[0.1, 0.2]] * 4, r"y_score must be a 1-D array"),
-])
+@pytest.mark.parametrize(
+    "func", [metrics.roc_curve, metrics.roc_auc, metrics.roc_table]
+)
+@pytest.mark.parametrize(
+    "t, s, match",
+    [
+        (GOOD_T[:3], GOOD_S, "y_true has 3, y_score has 4"),
+        ([], [], "y_true is empty"),
+        (GOOD_T, [0.1, np.nan, 0.3, 0.2], "y_score contains NaN"),
+        (GOOD_T, [0.1, np.inf, 0.3, 0.2], "y_score contains infinity"),
+        ([0, 1, 2, 1], GOOD_S, "y_true must hold 0/1"),
+        ([1, 1, 1, 1], GOOD_S, r"y_true contains only positive \(1\) labels"),
+        ([0, 0, 0, 0], GOOD_S, r"y_true contains only negative \(0\) labels"),
+        (GOOD_T, [[0.1, 0.2]] * 4, r"y_score must be a 1-D array"),
+    ],
+)
 def test_score_metrics_reject_bad_input(func, t, s, match):
     with pytest.raises(ValueError, match=match):
         func(t, s)
@@ -265,18 +311,37 @@ def test_roc_table_rejects_unknown_tie_rule():
         metrics.roc_table(GOOD_T, GOOD_S, ties="random")
 
 
-@pytest.mark.parametrize("confusion, cost, match", [
-    ([[1, 2, 3], [4, 5, 6]], [[0, 1], [1, 0]], r"confusion must have shape \(2, 2\)"),
-    ([[1, 2], [3, 4]], [[0, 1, 2]], r"cost_matrix must have shape \(2, 2\)"),
-    ([[1, 2], [3, 4]], [0, 1, 1, 0], "cost_matrix must be a 2-D array"),
-    ([[1, -2], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative counts"),
-    ([[1, 2], [3, np.nan]], [[0, 1], [1, 0]], "confusion contains NaN"),
-    ([[1, 2], [3, np.inf]], [[0, 1], [1, 0]], "confusion contains infinity"),
-    ([[1.5, -0.5], [3, 4]], [[0, 1], [1, 0]], "confusion must hold non-negative counts"),
-    ([[1, 2], [3, 4]], [[0, 1], [np.nan, 0]], "cost_matrix contains NaN"),
-    # the shape message describes the cost layout, not the confusion matrix's
-    ([[1, 2], [3, 4]], np.zeros((3, 3)), r"\[\[c\(\+\|\+\), c\(\+\|-\)\], \[c\(-\|\+\), c\(-\|-\)\]\]"),
-])
+@pytest.mark.parametrize(
+    "confusion, cost, match",
+    [
+        (
+            [[1, 2, 3], [4, 5, 6]],
+            [[0, 1], [1, 0]],
+            r"confusion must have shape \(2, 2\)",
+        ),
+        ([[1, 2], [3, 4]], [[0, 1, 2]], r"cost_matrix must have shape \(2, 2\)"),
+        ([[1, 2], [3, 4]], [0, 1, 1, 0], "cost_matrix must be a 2-D array"),
+        (
+            [[1, -2], [3, 4]],
+            [[0, 1], [1, 0]],
+            "confusion must hold non-negative counts",
+        ),
+        ([[1, 2], [3, np.nan]], [[0, 1], [1, 0]], "confusion contains NaN"),
+        ([[1, 2], [3, np.inf]], [[0, 1], [1, 0]], "confusion contains infinity"),
+        (
+            [[1.5, -0.5], [3, 4]],
+            [[0, 1], [1, 0]],
+            "confusion must hold non-negative counts",
+        ),
+        ([[1, 2], [3, 4]], [[0, 1], [np.nan, 0]], "cost_matrix contains NaN"),
+        # the shape message describes the cost layout, not the confusion matrix's
+        (
+            [[1, 2], [3, 4]],
+            np.zeros((3, 3)),
+            r"\[\[c\(\+\|\+\), c\(\+\|-\)\], \[c\(-\|\+\), c\(-\|-\)\]\]",
+        ),
+    ],
+)
 def test_classification_cost_rejects_bad_input(confusion, cost, match):
     with pytest.raises(ValueError, match=match):
         metrics.classification_cost(confusion, cost)
@@ -290,14 +355,20 @@ def test_classification_cost_accepts_expected_counts_and_rates():
     # four rates (one division each), four products and three additions, of terms no larger in
     # sum than 1.1 times the result: at most about 11 roundings of its size
     assert metrics.classification_cost(counts / counts.sum(), cost) == pytest.approx(
-        3910 / 500, rel=12 * EPS, abs=0)
-    assert metrics.classification_cost([[1.5, 2], [3, 4]], cost) == 300.5    # exact in binary
+        3910 / 500, rel=12 * EPS, abs=0
+    )
+    assert (
+        metrics.classification_cost([[1.5, 2], [3, 4]], cost) == 300.5
+    )  # exact in binary
 
 
-@pytest.mark.parametrize("cost, match", [
-    ([[0, 1, 1]], r"shape \(2, 2\), laid out as \[\[c\(\+\|\+\)"),
-    ([[0, 0], [1, 0]], "each error cost more"),
-])
+@pytest.mark.parametrize(
+    "cost, match",
+    [
+        ([[0, 1, 1]], r"shape \(2, 2\), laid out as \[\[c\(\+\|\+\)"),
+        ([[0, 0], [1, 0]], "each error cost more"),
+    ],
+)
 def test_min_cost_threshold_rejects_bad_cost(cost, match):
     with pytest.raises(ValueError, match=match):
         metrics.min_cost_threshold(cost)

@@ -19,11 +19,26 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from mlcourse.exceptions import ConvergenceWarning
 from mlcourse.kernels import BasisKernel, LaplacianKernel, SilvermanKernel, rbf
-from mlcourse.rbf import (COVARIANCE_FLOOR, KernelRidge, NadarayaWatson, NormalizedRBFClassifier,
-                          RBFNetwork, cluster_widths, gaussian_mixture,
-                          gaussian_series_coefficients, gaussian_units, green_function_fft,
-                          green_function_quad, kmeans, kmeans_plusplus, nadaraya_watson_weights,
-                          network_objective, operator_symbol, rbf_design, ridge_weights)
+from mlcourse.rbf import (
+    COVARIANCE_FLOOR,
+    KernelRidge,
+    NadarayaWatson,
+    NormalizedRBFClassifier,
+    RBFNetwork,
+    cluster_widths,
+    gaussian_mixture,
+    gaussian_series_coefficients,
+    gaussian_units,
+    green_function_fft,
+    green_function_quad,
+    kmeans,
+    kmeans_plusplus,
+    nadaraya_watson_weights,
+    network_objective,
+    operator_symbol,
+    rbf_design,
+    ridge_weights,
+)
 
 EPS = np.finfo(float).eps
 
@@ -44,10 +59,17 @@ def _regression(rng, n=80):
 # --- scikit-learn's estimator checks --------------------------------------------------------------
 
 
-@parametrize_with_checks([KernelRidge(), KernelRidge(kernel="laplacian"), NadarayaWatson(),
-                          RBFNetwork(), RBFNetwork(train="gradient", max_iter=20),
-                          RBFNetwork(train="alternating", max_iter=5),
-                          NormalizedRBFClassifier()])
+@parametrize_with_checks(
+    [
+        KernelRidge(),
+        KernelRidge(kernel="laplacian"),
+        NadarayaWatson(),
+        RBFNetwork(),
+        RBFNetwork(train="gradient", max_iter=20),
+        RBFNetwork(train="alternating", max_iter=5),
+        NormalizedRBFClassifier(),
+    ]
+)
 def test_sklearn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
         # the supervised modes stop at their small max_iter here; that is not under test
@@ -79,12 +101,16 @@ def test_primal_and_dual_routes_give_the_same_weights(rng, N, M):
     auto = ridge_weights(Phi, T, lam)
     np.testing.assert_array_equal(auto, dual if N < Phi.shape[1] else primal)
     scale = np.abs(primal).max()
-    bound = max(_solve_bound(Phi.T @ Phi + lam * np.eye(M + 1), scale, M + 1),
-                _solve_bound(Phi @ Phi.T + lam * np.eye(N), scale, N))
+    bound = max(
+        _solve_bound(Phi.T @ Phi + lam * np.eye(M + 1), scale, M + 1),
+        _solve_bound(Phi @ Phi.T + lam * np.eye(N), scale, N),
+    )
     np.testing.assert_allclose(primal, dual, rtol=0, atol=bound)
     # and the normal equations hold: the gradient of E vanishes
     grad = (Phi.T @ Phi + lam * np.eye(M + 1)) @ primal - Phi.T @ T
-    assert np.abs(grad).max() < bound * np.linalg.norm(Phi.T @ Phi + lam * np.eye(M + 1), 2)
+    assert np.abs(grad).max() < bound * np.linalg.norm(
+        Phi.T @ Phi + lam * np.eye(M + 1), 2
+    )
 
 
 def test_ridge_weights_1d_targets_and_bad_route(rng):
@@ -118,11 +144,19 @@ def test_rbf_network_equals_kernel_ridge_with_its_basis_kernel(rng):
     Xs = rng.uniform(-3, 3, size=(30, 2))
     Phi = rbf_design(X, net.centers_, net.widths_)
     A = Phi.T @ Phi + 1e-3 * np.eye(Phi.shape[1])
-    bound = max(_solve_bound(A, np.abs(net.coef_).max(), A.shape[0]),
-                _solve_bound(Phi @ Phi.T + 1e-3 * np.eye(len(X)), np.abs(kr.dual_coef_).max(),
-                             len(X)) * np.abs(Phi).sum(axis=0).max())
-    np.testing.assert_allclose(net.predict(Xs), kr.predict(Xs), rtol=0,
-                               atol=bound * rbf_design(Xs, net.centers_, net.widths_).sum(1).max())
+    bound = max(
+        _solve_bound(A, np.abs(net.coef_).max(), A.shape[0]),
+        _solve_bound(
+            Phi @ Phi.T + 1e-3 * np.eye(len(X)), np.abs(kr.dual_coef_).max(), len(X)
+        )
+        * np.abs(Phi).sum(axis=0).max(),
+    )
+    np.testing.assert_allclose(
+        net.predict(Xs),
+        kr.predict(Xs),
+        rtol=0,
+        atol=bound * rbf_design(Xs, net.centers_, net.widths_).sum(1).max(),
+    )
 
 
 def test_rbf_network_coefficients_follow_the_targets_shape(rng):
@@ -132,8 +166,12 @@ def test_rbf_network_coefficients_follow_the_targets_shape(rng):
     assert one.coef_.shape == (5,) and isinstance(one.intercept_, float)
     assert two.coef_.shape == (2, 5) and two.intercept_.shape == (2,)
     assert one.transform(X).shape == (40, 5) and two.predict(X).shape == (40, 2)
-    np.testing.assert_allclose(two.predict(X)[:, 1], 2 * one.predict(X), rtol=1e-12, atol=1e-12)
-    np.testing.assert_array_equal(one.transform(X), gaussian_units(X, one.centers_, one.widths_))
+    np.testing.assert_allclose(
+        two.predict(X)[:, 1], 2 * one.predict(X), rtol=1e-12, atol=1e-12
+    )
+    np.testing.assert_array_equal(
+        one.transform(X), gaussian_units(X, one.centers_, one.widths_)
+    )
     fixed = RBFNetwork(n_centers=5, width=0.8, random_state=0).fit(X, y)
     np.testing.assert_array_equal(fixed.widths_, 0.8)
 
@@ -166,8 +204,9 @@ def test_network_gradients_match_finite_differences(rng):
     theta = np.concatenate([W.ravel(), centres.ravel(), widths])
 
     def f(th):
-        return network_objective(X, T, th[:10].reshape(2, 5), th[10:18].reshape(4, 2),
-                                 th[18:], alpha)[0]
+        return network_objective(
+            X, T, th[:10].reshape(2, 5), th[10:18].reshape(4, 2), th[18:], alpha
+        )[0]
 
     h = 1e-4
     d1, d2 = _central(f, theta, h), _central(f, theta, 2 * h)
@@ -184,18 +223,34 @@ def test_gradient_and_alternating_training_lower_J(rng):
     search accepts only decreases)."""
     X, y = _regression(rng)
     base = RBFNetwork(n_centers=6, random_state=0).fit(X, y)
-    joint = RBFNetwork(n_centers=6, train="gradient", max_iter=300, random_state=0).fit(X, y)
-    alt = RBFNetwork(n_centers=6, train="alternating", max_iter=50, random_state=0).fit(X, y)
+    joint = RBFNetwork(n_centers=6, train="gradient", max_iter=300, random_state=0).fit(
+        X, y
+    )
+    alt = RBFNetwork(n_centers=6, train="alternating", max_iter=50, random_state=0).fit(
+        X, y
+    )
     for net in (joint, alt):
         assert net.loss_curve_[0] == pytest.approx(base.loss_, rel=1e-12)
         assert net.loss_ < 0.5 * base.loss_
         assert np.all(np.diff(net.loss_curve_) <= 0)
     P = rbf_design(X, alt.centers_, alt.widths_)
-    np.testing.assert_allclose(np.r_[alt.intercept_, alt.coef_], ridge_weights(P, y, 1e-6),
-                               rtol=1e-12, atol=1e-12)     # the last half-step is least squares
+    np.testing.assert_allclose(
+        np.r_[alt.intercept_, alt.coef_],
+        ridge_weights(P, y, 1e-6),
+        rtol=1e-12,
+        atol=1e-12,
+    )  # the last half-step is least squares
     assert joint.loss_ == pytest.approx(
-        network_objective(X, y[:, None], np.r_[joint.intercept_, joint.coef_][None],
-                          joint.centers_, joint.widths_, 1e-6)[0], rel=1e-12)
+        network_objective(
+            X,
+            y[:, None],
+            np.r_[joint.intercept_, joint.coef_][None],
+            joint.centers_,
+            joint.widths_,
+            1e-6,
+        )[0],
+        rel=1e-12,
+    )
 
 
 # --- k-means and the widths ----------------------------------------------------------------------
@@ -262,19 +317,37 @@ def test_em_matches_sklearn_from_the_same_start(rng):
     R = np.eye(3)[labels]
     Nk = R.sum(0)
     means = R.T @ X / Nk[:, None]
-    covs = np.array([(R[:, j] * (X - means[j]).T) @ (X - means[j]) / Nk[j] for j in range(3)])
+    covs = np.array(
+        [(R[:, j] * (X - means[j]).T) @ (X - means[j]) / Nk[j] for j in range(3)]
+    )
     covs += mix.floor * np.eye(2)
     prec = np.array([linalg.cho_solve(linalg.cho_factor(c), np.eye(2)) for c in covs])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SkConvergenceWarning)
-        sk = GaussianMixture(3, weights_init=Nk / len(X), means_init=means, precisions_init=prec,
-                             reg_covar=mix.floor, tol=0, max_iter=K).fit(X)
-        sk1 = GaussianMixture(3, weights_init=Nk / len(X), means_init=means,
-                              precisions_init=prec, reg_covar=mix.floor, tol=0,
-                              max_iter=1).fit(X)
+        sk = GaussianMixture(
+            3,
+            weights_init=Nk / len(X),
+            means_init=means,
+            precisions_init=prec,
+            reg_covar=mix.floor,
+            tol=0,
+            max_iter=K,
+        ).fit(X)
+        sk1 = GaussianMixture(
+            3,
+            weights_init=Nk / len(X),
+            means_init=means,
+            precisions_init=prec,
+            reg_covar=mix.floor,
+            tol=0,
+            max_iter=1,
+        ).fit(X)
     np.testing.assert_allclose(start.means, sk1.means_, rtol=0, atol=1e-12)
-    for ours, theirs in ((mix.means, sk.means_), (mix.covariances, sk.covariances_),
-                         (mix.weights, sk.weights_)):
+    for ours, theirs in (
+        (mix.means, sk.means_),
+        (mix.covariances, sk.covariances_),
+        (mix.weights, sk.weights_),
+    ):
         np.testing.assert_allclose(ours, theirs, rtol=0, atol=1e-10)
     assert mix.floor == COVARIANCE_FLOOR * np.mean(np.var(X, axis=0))
     assert np.all(np.diff(mix.log_likelihood) >= -1e-12)
@@ -288,8 +361,12 @@ def test_degenerate_component_keeps_the_covariance_floor():
         warnings.simplefilter("ignore", ConvergenceWarning)
         mix = gaussian_mixture(X, 4, random_state=0, max_iter=5)
     floor = COVARIANCE_FLOOR * 0.25
-    np.testing.assert_allclose(mix.covariances, np.broadcast_to(floor * np.eye(2), (4, 2, 2)),
-                               rtol=1e-9, atol=1e-9 * floor)
+    np.testing.assert_allclose(
+        mix.covariances,
+        np.broadcast_to(floor * np.eye(2), (4, 2, 2)),
+        rtol=1e-9,
+        atol=1e-9 * floor,
+    )
     assert np.all(np.isfinite(mix.log_likelihood))
 
 
@@ -303,14 +380,21 @@ def test_normalized_rbf_is_bayes_rule_on_the_class_mixtures(rng):
     Xs = rng.uniform(-2, 5, size=(50, 2))
     proba = clf.predict_proba(Xs)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=0, atol=1e-14)
-    np.testing.assert_allclose(clf.class_given_component_.sum(axis=1), 1.0, rtol=0, atol=1e-14)
-    dens = np.column_stack([stats.multivariate_normal(m, c).pdf(Xs)
-                            for m, c in zip(clf.means_, clf.covariances_)])
-    Pk = clf.weights_ @ clf.class_given_component_                        # P(z = k)
+    np.testing.assert_allclose(
+        clf.class_given_component_.sum(axis=1), 1.0, rtol=0, atol=1e-14
+    )
+    dens = np.column_stack(
+        [
+            stats.multivariate_normal(m, c).pdf(Xs)
+            for m, c in zip(clf.means_, clf.covariances_)
+        ]
+    )
+    Pk = clf.weights_ @ clf.class_given_component_  # P(z = k)
     P_j_given_k = clf.weights_[:, None] * clf.class_given_component_ / Pk  # (M, K)
-    joint = (dens @ P_j_given_k) * Pk                                      # p(x | k) P(k)
-    np.testing.assert_allclose(proba, joint / joint.sum(axis=1, keepdims=True), rtol=0,
-                               atol=1e-12)
+    joint = (dens @ P_j_given_k) * Pk  # p(x | k) P(k)
+    np.testing.assert_allclose(
+        proba, joint / joint.sum(axis=1, keepdims=True), rtol=0, atol=1e-12
+    )
     assert clf.score(X, y) > 0.9
 
 
@@ -321,17 +405,26 @@ def test_classifier_counts_responsibilities(rng):
     clf = NormalizedRBFClassifier(n_components=4, random_state=1).fit(X, y)
     R = clf.component_posterior(X)
     counts = np.stack([R[y == k].sum(0) for k in range(3)], axis=1)
-    np.testing.assert_allclose(clf.class_given_component_,
-                               counts / counts.sum(1, keepdims=True), rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(
+        clf.class_given_component_,
+        counts / counts.sum(1, keepdims=True),
+        rtol=1e-12,
+        atol=1e-14,
+    )
 
 
 # --- kernel ridge against scikit-learn --------------------------------------------------------
 
 
-@pytest.mark.parametrize("params", [{"alpha": 1.0, "kernel": "rbf"},
-                                    {"alpha": 0.1, "kernel": "rbf", "gamma": 0.3},
-                                    {"alpha": 0.5, "kernel": "laplacian"},
-                                    {"alpha": 2.0, "kernel": "linear"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"alpha": 1.0, "kernel": "rbf"},
+        {"alpha": 0.1, "kernel": "rbf", "gamma": 0.3},
+        {"alpha": 0.5, "kernel": "laplacian"},
+        {"alpha": 2.0, "kernel": "linear"},
+    ],
+)
 def test_kernel_ridge_matches_sklearn(rng, params):
     """Both solve (K + αI)d = y by Cholesky; each prediction's forward error is at most
     3N·ε·cond(K + αI) · Σ_n |k(x, x_n)||d_n| (Higham Thm 10.4), and the two differ by at most
@@ -344,17 +437,27 @@ def test_kernel_ridge_matches_sklearn(rng, params):
         sk = SkKernelRidge(**params).fit(X, target)
         K = ours.kernel_(X) + params["alpha"] * np.eye(len(X))
         w = np.linalg.eigvalsh(K)
-        bound = 2 * 3 * len(X) * EPS * (w[-1] / w[0]) * (
-            np.abs(ours.kernel_(Xs, X)) @ np.abs(ours.dual_coef_)).max()
+        bound = (
+            2
+            * 3
+            * len(X)
+            * EPS
+            * (w[-1] / w[0])
+            * (np.abs(ours.kernel_(Xs, X)) @ np.abs(ours.dual_coef_)).max()
+        )
         np.testing.assert_allclose(ours.predict(Xs), sk.predict(Xs), rtol=0, atol=bound)
-        np.testing.assert_allclose(ours.dual_coef_, sk.dual_coef_, rtol=0,
-                                   atol=bound * np.abs(ours.dual_coef_).max())
+        np.testing.assert_allclose(
+            ours.dual_coef_,
+            sk.dual_coef_,
+            rtol=0,
+            atol=bound * np.abs(ours.dual_coef_).max(),
+        )
 
 
 def test_kernel_ridge_default_gamma_and_kernel_objects(rng):
     X, y = _regression(rng, 50)
     a = KernelRidge().fit(X, y)
-    assert a.kernel_.gamma == 0.5                                   # 1/D
+    assert a.kernel_.gamma == 0.5  # 1/D
     b = KernelRidge(kernel=LaplacianKernel(0.4), gamma=99.0).fit(X, y)
     c = KernelRidge(kernel="laplacian", gamma=0.4).fit(X, y)
     np.testing.assert_array_equal(b.predict(X), c.predict(X))
@@ -390,10 +493,16 @@ def test_nadaraya_watson_is_the_conditional_mean_of_the_parzen_density(rng):
         return np.mean(stats.norm.pdf(xx, x, h) * stats.norm.pdf(zz, z, sz))
 
     for xi, yi in zip(xq, nw.predict(xq[:, None])):
-        num, e_num = integrate.quad(lambda zz: zz * parzen(zz, xi), -np.inf, np.inf,
-                                    epsabs=1e-14, epsrel=1e-12)
-        den, e_den = integrate.quad(parzen, -np.inf, np.inf, args=(xi,), epsabs=1e-14,
-                                    epsrel=1e-12)
+        num, e_num = integrate.quad(
+            lambda zz, xi=xi: zz * parzen(zz, xi),
+            -np.inf,
+            np.inf,
+            epsabs=1e-14,
+            epsrel=1e-12,
+        )
+        den, e_den = integrate.quad(
+            parzen, -np.inf, np.inf, args=(xi,), epsabs=1e-14, epsrel=1e-12
+        )
         tol = 10 * (e_num + abs(num / den) * e_den) / den + 1e-13
         assert abs(yi - num / den) <= tol
 
@@ -409,17 +518,21 @@ def test_nadaraya_watson_far_from_the_data_returns_the_nearest_target():
         far = nw.predict([[1000.0], [-1000.0]])
     np.testing.assert_array_equal(far, [7.0, 5.0])
     with np.errstate(invalid="ignore"):
-        w = np.exp(-(1000.0 - X[:, 0]) ** 2 / (2 * 0.1**2))
-        assert np.isnan(w @ z / w.sum())                  # what the shift avoids
+        w = np.exp(-((1000.0 - X[:, 0]) ** 2) / (2 * 0.1**2))
+        assert np.isnan(w @ z / w.sum())  # what the shift avoids
     W = nadaraya_watson_weights(np.array([[0.5], [3.0]]), X, 0.1)
     np.testing.assert_allclose(W.sum(axis=1), 1.0, rtol=1e-15)
-    np.testing.assert_allclose(W[0], [0.5, 0.5, 0.0], atol=1e-15)   # a tie: the two nearest
+    np.testing.assert_allclose(
+        W[0], [0.5, 0.5, 0.0], atol=1e-15
+    )  # a tie: the two nearest
 
 
 def test_nadaraya_watson_multioutput_and_interpolation_limit(rng):
     X, y = _regression(rng, 30)
     nw = NadarayaWatson(bandwidth=1e-3).fit(X, np.c_[y, -y])
-    np.testing.assert_allclose(nw.predict(X), np.c_[y, -y], atol=1e-12)   # σ → 0: the data
+    np.testing.assert_allclose(
+        nw.predict(X), np.c_[y, -y], atol=1e-12
+    )  # σ → 0: the data
 
 
 # --- regularisation theory -------------------------------------------------------------------
@@ -432,8 +545,9 @@ def test_gaussian_series_symbol_is_the_exponential():
     omega = np.linspace(0, 5, 11)
     s = operator_symbol(gaussian_series_coefficients(sigma, 60), omega)
     np.testing.assert_allclose(s, np.exp(sigma**2 * omega**2 / 2), rtol=10 * EPS * 60)
-    np.testing.assert_allclose(gaussian_series_coefficients(sigma, 3),
-                               [1, sigma**2 / 2, sigma**4 / 8])
+    np.testing.assert_allclose(
+        gaussian_series_coefficients(sigma, 3), [1, sigma**2 / 2, sigma**4 / 8]
+    )
 
 
 def test_green_function_of_the_gaussian_series_is_a_gaussian():
@@ -441,21 +555,27 @@ def test_green_function_of_the_gaussian_series_is_a_gaussian():
     aliasing (G at ±32σ) and the spectral tail (ω > 16π/σ) are below 1e-300; what remains is
     the FFT's rounding, about ε·log₂(n) times Σ|Ĝ|Δω/2π ≈ G(0)."""
     sigma = 0.5
-    x, G = green_function_fft(lambda w: np.exp(-sigma**2 * w**2 / 2), 1024, sigma / 16)
+    x, G = green_function_fft(
+        lambda w: np.exp(-(sigma**2) * w**2 / 2), 1024, sigma / 16
+    )
     expected = stats.norm.pdf(x, 0, sigma)
     np.testing.assert_allclose(G, expected, rtol=0, atol=10 * EPS * 10 * expected.max())
-    x2, G2 = green_function_fft(lambda a, b: np.exp(-sigma**2 * (a**2 + b**2) / 2), 128,
-                                sigma / 8, dim=2)
+    x2, G2 = green_function_fft(
+        lambda a, b: np.exp(-(sigma**2) * (a**2 + b**2) / 2), 128, sigma / 8, dim=2
+    )
     expected2 = np.outer(stats.norm.pdf(x2, 0, sigma), stats.norm.pdf(x2, 0, sigma))
-    np.testing.assert_allclose(G2, expected2, rtol=0, atol=10 * EPS * 14 * expected2.max())
+    np.testing.assert_allclose(
+        G2, expected2, rtol=0, atol=10 * EPS * 14 * expected2.max()
+    )
 
 
 def test_green_function_by_quadrature_is_the_exponential_kernel():
     ell = 0.6
     x = np.array([0.0, 0.2, 1.0, 2.5])
     G, err = green_function_quad(lambda w: 1 / (1 + ell**2 * w**2), x)
-    np.testing.assert_allclose(G, np.exp(-np.abs(x) / ell) / (2 * ell), rtol=0,
-                               atol=10 * err.max() + 1e-15)
+    np.testing.assert_allclose(
+        G, np.exp(-np.abs(x) / ell) / (2 * ell), rtol=0, atol=10 * err.max() + 1e-15
+    )
 
 
 def test_regularisation_helpers_reject_bad_input():
@@ -472,23 +592,26 @@ def test_regularisation_helpers_reject_bad_input():
 # --- bad input -----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("est, match", [
-    (RBFNetwork(width=0.0), "width must be > 0"),
-    (RBFNetwork(width=-1.0), "width must be > 0"),
-    (RBFNetwork(alpha=-1e-3), "alpha must be >= 0"),
-    (RBFNetwork(n_centers=0), "n_centers must be >= 1"),
-    (RBFNetwork(n_centers=2.5), "n_centers must be an integer"),
-    (RBFNetwork(train="newton"), "Unknown train 'newton'"),
-    (RBFNetwork(max_iter=0), "max_iter must be >= 1"),
-    (KernelRidge(alpha=-1.0), "alpha must be >= 0"),
-    (KernelRidge(gamma=0.0), "gamma must be > 0"),
-    (KernelRidge(kernel="poly"), "Unknown kernel 'poly'"),
-    (NadarayaWatson(bandwidth=0.0), "bandwidth must be > 0"),
-    (NadarayaWatson(bandwidth=-2.0), "bandwidth must be > 0"),
-    (NormalizedRBFClassifier(n_components=0), "n_components must be >= 1"),
-    (NormalizedRBFClassifier(tol=-1.0), "tol must be >= 0"),
-    (NormalizedRBFClassifier(random_state="seed"), "random_state must be None"),
-])
+@pytest.mark.parametrize(
+    "est, match",
+    [
+        (RBFNetwork(width=0.0), "width must be > 0"),
+        (RBFNetwork(width=-1.0), "width must be > 0"),
+        (RBFNetwork(alpha=-1e-3), "alpha must be >= 0"),
+        (RBFNetwork(n_centers=0), "n_centers must be >= 1"),
+        (RBFNetwork(n_centers=2.5), "n_centers must be an integer"),
+        (RBFNetwork(train="newton"), "Unknown train 'newton'"),
+        (RBFNetwork(max_iter=0), "max_iter must be >= 1"),
+        (KernelRidge(alpha=-1.0), "alpha must be >= 0"),
+        (KernelRidge(gamma=0.0), "gamma must be > 0"),
+        (KernelRidge(kernel="poly"), "Unknown kernel 'poly'"),
+        (NadarayaWatson(bandwidth=0.0), "bandwidth must be > 0"),
+        (NadarayaWatson(bandwidth=-2.0), "bandwidth must be > 0"),
+        (NormalizedRBFClassifier(n_components=0), "n_components must be >= 1"),
+        (NormalizedRBFClassifier(tol=-1.0), "tol must be >= 0"),
+        (NormalizedRBFClassifier(random_state="seed"), "random_state must be None"),
+    ],
+)
 def test_bad_hyperparameters_are_named(rng, est, match):
     X, y = _blobs(rng)
     with pytest.raises(ValueError, match=match):
@@ -496,13 +619,23 @@ def test_bad_hyperparameters_are_named(rng, est, match):
     assert not [k for k in vars(est) if k.endswith("_")]
 
 
-@pytest.mark.parametrize("est, name", [(RBFNetwork(n_centers=5), "n_centers"),
-                                       (NormalizedRBFClassifier(n_components=5), "n_components")])
+@pytest.mark.parametrize(
+    "est, name",
+    [
+        (RBFNetwork(n_centers=5), "n_centers"),
+        (NormalizedRBFClassifier(n_components=5), "n_components"),
+    ],
+)
 def test_more_units_than_distinct_points(est, name):
-    X = np.array([[0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [2.0, 0.0], [0.0, 0.0], [2.0, 0.0]])
+    X = np.array(
+        [[0.0, 0.0], [1.0, 1.0], [1.0, 1.0], [2.0, 0.0], [0.0, 0.0], [2.0, 0.0]]
+    )
     y = np.array([0, 1, 1, 0, 0, 1])
-    with pytest.raises(ValueError, match=rf"{name}=5 is more than the number of distinct rows "
-                                         r"of X \(3; n_samples = 6\)"):
+    with pytest.raises(
+        ValueError,
+        match=rf"{name}=5 is more than the number of distinct rows "
+        r"of X \(3; n_samples = 6\)",
+    ):
         est.fit(X, y)
     assert not hasattr(est, "n_features_in_")
     with pytest.raises(ValueError, match="n_clusters=5 is more than"):
@@ -511,8 +644,15 @@ def test_more_units_than_distinct_points(est, name):
         gaussian_mixture(X, 4)
 
 
-@pytest.mark.parametrize("est", [RBFNetwork(n_centers=3), KernelRidge(), NadarayaWatson(),
-                                 NormalizedRBFClassifier(n_components=3)])
+@pytest.mark.parametrize(
+    "est",
+    [
+        RBFNetwork(n_centers=3),
+        KernelRidge(),
+        NadarayaWatson(),
+        NormalizedRBFClassifier(n_components=3),
+    ],
+)
 def test_nan_and_length_mismatch(rng, est):
     X, y = _blobs(rng)
     X_nan = X.copy()

@@ -11,8 +11,13 @@ from sklearn.datasets import load_iris
 
 from mlcourse.kernels import design_matrix, get_kernel
 from mlcourse.laplace import fit_laplace, probit_approximation
-from mlcourse.rvm import (RVMClassifier, fit_em_classifier, fit_sequential_classifier,
-                          laplace_posterior, working_problem)
+from mlcourse.rvm import (
+    RVMClassifier,
+    fit_em_classifier,
+    fit_sequential_classifier,
+    laplace_posterior,
+    working_problem,
+)
 from mlcourse.utils.numdiff import numerical_gradient, numerical_hessian
 from mlcourse.utils.objectives import make_objective
 
@@ -29,11 +34,15 @@ def log_posterior(w, Phi, t, alpha):
     (an independent route from mlcourse's objectives); t 1-D, or one-hot rows with w (K·M,)."""
     if t.ndim == 1:
         a = Phi @ w
-        return float(np.sum(t * special.log_expit(a) + (1 - t) * special.log_expit(-a))
-                     - 0.5 * np.sum(alpha * w**2))
+        return float(
+            np.sum(t * special.log_expit(a) + (1 - t) * special.log_expit(-a))
+            - 0.5 * np.sum(alpha * w**2)
+        )
     W = w.reshape(t.shape[1], -1)
-    return float(np.sum(t * special.log_softmax(Phi @ W.T, axis=1))
-                 - 0.5 * np.sum(np.reshape(alpha, W.shape) * W**2))
+    return float(
+        np.sum(t * special.log_softmax(Phi @ W.T, axis=1))
+        - 0.5 * np.sum(np.reshape(alpha, W.shape) * W**2)
+    )
 
 
 def problem(seed, n=40, m=4, k=None):
@@ -61,7 +70,7 @@ def test_gradient_and_hessian_by_finite_differences(k):
     Phi, t, alpha = problem(0, k=k)
     rng = np.random.default_rng(1)
     w = 0.5 * rng.standard_normal(alpha.size)
-    f = lambda v: log_posterior(v, Phi, t, alpha.ravel())          # noqa: E731
+    f = lambda v: log_posterior(v, Phi, t, alpha.ravel())  # noqa: E731
     if k is None:
         y = special.expit(Phi @ w)
         grad = Phi.T @ (t - y) - alpha * w
@@ -73,21 +82,29 @@ def test_gradient_and_hessian_by_finite_differences(k):
         H = -np.diag(alpha.ravel())
         for i in range(k):
             for j in range(k):
-                b = Y[:, i] * ((i == j) - Y[:, j])            # Bishop (4.110)
-                H[i * len(W[0]):(i + 1) * len(W[0]), j * len(W[0]):(j + 1) * len(W[0])] -= \
-                    Phi.T @ (Phi * b[:, None])
+                b = Y[:, i] * ((i == j) - Y[:, j])  # Bishop (4.110)
+                H[
+                    i * len(W[0]) : (i + 1) * len(W[0]),
+                    j * len(W[0]) : (j + 1) * len(W[0]),
+                ] -= Phi.T @ (Phi * b[:, None])
     assert H.shape == (alpha.size, alpha.size)
     scale = np.abs(Phi).sum() + alpha.sum()
     # central differences: error ~ ε^(2/3)·scale (gradient) and ε^(1/2)·scale (Hessian)
-    np.testing.assert_allclose(numerical_gradient(f, w), grad, atol=10 * EPS ** (2 / 3) * scale)
-    np.testing.assert_allclose(numerical_hessian(f, w), H, atol=10 * EPS ** 0.5 * scale)
+    np.testing.assert_allclose(
+        numerical_gradient(f, w), grad, atol=10 * EPS ** (2 / 3) * scale
+    )
+    np.testing.assert_allclose(numerical_hessian(f, w), H, atol=10 * EPS**0.5 * scale)
     # the working problem's square root: RᵀR = ΦᵀBΦ (to rounding of the products)
     A = Phi @ w if k is None else Phi @ w.reshape(k, -1).T
     R, tau = working_problem(Phi, t, A)
-    np.testing.assert_allclose(R.T @ R, -H - np.diag(alpha.ravel()),
-                               atol=100 * EPS * np.abs(Phi).max() ** 2 * len(Phi))
-    np.testing.assert_allclose(R.T @ tau, R.T @ R @ w + grad + alpha.ravel() * w,
-                               atol=1e3 * EPS * scale)
+    np.testing.assert_allclose(
+        R.T @ R,
+        -H - np.diag(alpha.ravel()),
+        atol=100 * EPS * np.abs(Phi).max() ** 2 * len(Phi),
+    )
+    np.testing.assert_allclose(
+        R.T @ tau, R.T @ R @ w + grad + alpha.ravel() * w, atol=1e3 * EPS * scale
+    )
 
 
 @pytest.mark.parametrize("k", [None, 3])
@@ -95,17 +112,23 @@ def test_mode_is_stationary_and_laplace_matches_the_laplace_chapter(k):
     """At w*, Φᵀ(t − y) = Aw*; Σ⁻¹ and the evidence agree with mlcourse.laplace.fit_laplace."""
     Phi, t, alpha = problem(2, k=k)
     lp = laplace_posterior(Phi, t, alpha)
-    f = lambda v: log_posterior(v, Phi, t, alpha.ravel())          # noqa: E731
+    f = lambda v: log_posterior(v, Phi, t, alpha.ravel())  # noqa: E731
     g = numerical_gradient(f, lp.mean)
     scale = np.abs(Phi).sum() + alpha.sum()
     assert np.max(np.abs(g)) < 10 * EPS ** (2 / 3) * scale * (1 + np.abs(lp.mean).max())
     link = "logit" if k is None else "softmax"
     ref = fit_laplace(make_objective(Phi, t, alpha, link=link), np.zeros(alpha.size))
-    np.testing.assert_allclose(lp.mean, ref.mode, rtol=1e-7, atol=1e-7)   # Newton tol 1e-8
-    np.testing.assert_allclose(precision_of(lp), ref.precision, rtol=1e-7, atol=1e-7 * scale)
+    np.testing.assert_allclose(
+        lp.mean, ref.mode, rtol=1e-7, atol=1e-7
+    )  # Newton tol 1e-8
+    np.testing.assert_allclose(
+        precision_of(lp), ref.precision, rtol=1e-7, atol=1e-7 * scale
+    )
     # fit_laplace's ln Ẑ omits the prior's normaliser ½ln|A| − (M/2) ln 2π
     offset = 0.5 * np.log(alpha).sum() - 0.5 * alpha.size * np.log(2 * np.pi)
-    assert lp.log_evidence == pytest.approx(ref.log_normalizer + offset, abs=1e-9 * scale)
+    assert lp.log_evidence == pytest.approx(
+        ref.log_normalizer + offset, abs=1e-9 * scale
+    )
 
 
 def laplace_correction_1d(Phi, t, alpha, w):
@@ -134,9 +157,13 @@ def test_evidence_against_quadrature():
     lp = laplace_posterior(Phi, t, [0.5])
     m, sd = lp.mean[0], np.sqrt(lp.var[0])
     shift = log_posterior(lp.mean, Phi, t, np.array([0.5]))
-    Z, err = integrate.quad(lambda v: np.exp(log_posterior(np.array([v]), Phi, t,
-                                                            np.array([0.5])) - shift),
-                            m - 12 * sd, m + 12 * sd, epsabs=0, epsrel=1e-10)
+    Z, err = integrate.quad(
+        lambda v: np.exp(log_posterior(np.array([v]), Phi, t, np.array([0.5])) - shift),
+        m - 12 * sd,
+        m + 12 * sd,
+        epsabs=0,
+        epsrel=1e-10,
+    )
     log_z = np.log(Z) + shift + 0.5 * np.log(0.5) - 0.5 * np.log(2 * np.pi)
     corr = laplace_correction_1d(Phi, t, 0.5, m)
     assert abs(log_z - lp.log_evidence - corr) < abs(corr) / 3
@@ -150,8 +177,13 @@ def test_evidence_against_quadrature():
     shift = log_posterior(lp.mean, Phi, t, alpha)
     Z, _ = integrate.dblquad(
         lambda b, a: np.exp(log_posterior(np.array([a, b]), Phi, t, alpha) - shift),
-        lp.mean[0] - 10 * sd[0], lp.mean[0] + 10 * sd[0],
-        lp.mean[1] - 10 * sd[1], lp.mean[1] + 10 * sd[1], epsabs=0, epsrel=1e-8)
+        lp.mean[0] - 10 * sd[0],
+        lp.mean[0] + 10 * sd[0],
+        lp.mean[1] - 10 * sd[1],
+        lp.mean[1] + 10 * sd[1],
+        epsabs=0,
+        epsrel=1e-8,
+    )
     log_z = np.log(Z) + shift + 0.5 * np.log(alpha).sum() - np.log(2 * np.pi)
     assert abs(log_z - lp.log_evidence) < 0.05
 
@@ -165,7 +197,9 @@ def ripley(n_train=100, seed=0):
 
 def ripley_design(seed=0):
     X, t, _, _ = ripley(seed=seed)
-    return design_matrix(X, get_kernel("rbf", gamma=4.0), X, bias=True, bias_last=True), t
+    return design_matrix(
+        X, get_kernel("rbf", gamma=4.0), X, bias=True, bias_last=True
+    ), t
 
 
 def test_both_updates_have_the_same_fixed_points():
@@ -183,7 +217,7 @@ def test_both_updates_have_the_same_fixed_points():
         # a weight on its way out (γ → 0, αᵢ near PRUNE_ALPHA) has w* at the level of the Newton
         # tolerance, so its steps are rounding noise: check the weights the data determine
         keep = gamma > 1e-3
-        a, gamma, w2, var = a[keep], gamma[keep], lp.mean[keep]**2, lp.var[keep]
+        a, gamma, w2, var = a[keep], gamma[keep], lp.mean[keep] ** 2, lp.var[keep]
         step_mackay = np.log(gamma / w2 / a)
         step_em = np.log(1 / (w2 + var) / a)
         assert np.all(np.sign(step_em) * np.sign(step_mackay) >= 0)
@@ -206,7 +240,9 @@ def test_fast_reaches_a_maximum_of_the_em_loop():
     again = fit_em_classifier(Phi, t, alpha0=fast.alpha, max_iter=1)
     keep = np.isfinite(fast.alpha)
     assert np.isfinite(again.alpha[keep]).all()
-    np.testing.assert_allclose(np.log(again.alpha[keep]), np.log(fast.alpha[keep]), atol=1e-4)
+    np.testing.assert_allclose(
+        np.log(again.alpha[keep]), np.log(fast.alpha[keep]), atol=1e-4
+    )
     # the evidence never decreases by more than rounding along EM's path
     h = np.array(em.history)
     assert np.all(np.diff(h) > -1e-6 * np.abs(h[1:]))
@@ -231,13 +267,17 @@ def test_moderated_probabilities():
     x = Xte[:50]
     p_mod = clf.predict_proba(x, method="moderated")[:, 1]
     p_plug = clf.predict_proba(x)[:, 1]
-    Phi = np.column_stack([get_kernel("rbf", gamma=4.0)(x, clf.relevance_vectors_), np.ones(len(x))])
+    Phi = np.column_stack(
+        [get_kernel("rbf", gamma=4.0)(x, clf.relevance_vectors_), np.ones(len(x))]
+    )
     w = np.r_[clf.coef_[0], clf.intercept_[0]]
     S = clf.sigma_[0]
     np.testing.assert_allclose(p_plug, special.expit(Phi @ w), atol=1e-12)
-    np.testing.assert_allclose(p_mod, probit_approximation(Phi @ w,
-                                                           np.einsum("ni,ij,nj->n", Phi, S, Phi)),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        p_mod,
+        probit_approximation(Phi @ w, np.einsum("ni,ij,nj->n", Phi, S, Phi)),
+        atol=1e-12,
+    )
     rng = np.random.default_rng(4)
     used = np.flatnonzero(np.diag(S) > 0)
     L = np.linalg.cholesky(S[np.ix_(used, used)])
@@ -281,21 +321,28 @@ def test_imbalanced_and_uninformative_data():
     clf = RVMClassifier(gamma=1.0).fit(X, y)
     p = clf.predict_proba(X)
     assert np.all(np.isfinite(p)) and np.isfinite(clf.log_evidence_)
-    assert np.sum(p[:, 1] > 0.5) <= 3       # no more predicted positives than there are
+    assert np.sum(p[:, 1] > 0.5) <= 3  # no more predicted positives than there are
     X = np.repeat(rng.standard_normal((1, 2)), 300, axis=0)
     y = (rng.uniform(size=300) < 0.7).astype(int)
     for bias in (True, False):
         clf = RVMClassifier(gamma=1.0, bias=bias).fit(X, y)
         p = clf.predict_proba(X[:5])[:, 1]
-        assert np.ptp(p) < 1e-12                     # duplicates may both enter; p is constant
+        assert np.ptp(p) < 1e-12  # duplicates may both enter; p is constant
         # the prior's MAP: within 3 binomial standard errors of the observed rate
         assert np.all(np.abs(p - y.mean()) < 3 * np.sqrt(0.7 * 0.3 / 300))
 
 
-@pytest.mark.parametrize("params, match", [
-    ({"gamma": -1.0}, "gamma"), ({"kernel": "nope"}, "kernel"), ({"method": "nope"}, "method"),
-    ({"multiclass": "nope"}, "multiclass"), ({"max_iter": 0}, "max_iter"), ({"tol": -1}, "tol"),
-])
+@pytest.mark.parametrize(
+    "params, match",
+    [
+        ({"gamma": -1.0}, "gamma"),
+        ({"kernel": "nope"}, "kernel"),
+        ({"method": "nope"}, "method"),
+        ({"multiclass": "nope"}, "multiclass"),
+        ({"max_iter": 0}, "max_iter"),
+        ({"tol": -1}, "tol"),
+    ],
+)
 def test_bad_hyperparameters(params, match):
     X, t, _, _ = ripley()
     with pytest.raises(ValueError, match=match):

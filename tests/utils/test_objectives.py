@@ -4,12 +4,17 @@ uses is the public objectives' own computation (they are checked in tests/linear
 import numpy as np
 import pytest
 
-from mlcourse.utils.objectives import (logistic_objective, make_objective, probit_objective,
-                                       softmax_objective)
+from mlcourse.utils.objectives import (
+    logistic_objective,
+    make_objective,
+    probit_objective,
+    softmax_objective,
+)
 
 
-@pytest.mark.parametrize("link, public", [("logit", logistic_objective),
-                                          ("probit", probit_objective)])
+@pytest.mark.parametrize(
+    "link, public", [("logit", logistic_objective), ("probit", probit_objective)]
+)
 def test_binary_objective_is_the_public_one(link, public, rng):
     Phi, t = rng.normal(size=(20, 3)), (rng.random(20) < 0.4).astype(float)
     A, w, m0 = np.array([0.0, 1.0, 2.0]), rng.normal(size=3), rng.normal(size=3)
