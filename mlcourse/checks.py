@@ -6,6 +6,10 @@ check fails, and otherwise print one line naming what was checked and the tolera
 never print the (machine-dependent) size of a passing residual, so the stored notebook output is
 the same on every machine and nbval can pin it.
 
+Inside ``with summary():`` the lines are collected instead, and the cell shows one line, "✓ 3
+checks passed", with the three lines folded behind it (an HTML ``<details>`` on the site and in
+JupyterLab; the plain-text form, which nbval compares, holds every line).
+
 Tolerances come from the numerics, and the chapters and the unit tests share these bounds:
 
 =====================  ===========================================================================
@@ -30,6 +34,8 @@ __all__ = [
     "check_close",
     "check_equal",
     "check",
+    "summary",
+    "Summary",
     "EPS",
     "round_up",
     "relative_rounding",
@@ -44,6 +50,7 @@ __all__ = [
     "LBFGSB_GTOL",
     "lbfgsb_gain",
     "lbfgsb_tolerances",
+    "format_bound",
 ]
 
 # One rounding moves a result by at most EPS/2 of its size; a sum of N terms by at most N·EPS
@@ -79,7 +86,7 @@ def check_close(
             f"{what}: max |difference| = {worst:.3g} exceeds "
             f"atol={atol:g} + rtol={rtol:g}·|expected|"
         )
-    print(f"✓ {what}: agree within rtol={rtol:g}, atol={atol:g}")
+    _passed(f"{what}: agree within rtol={rtol:g}, atol={atol:g}")
 
 
 def check_equal(actual, expected, what: str) -> None:
@@ -89,14 +96,112 @@ def check_equal(actual, expected, what: str) -> None:
         raise AssertionError(
             f"{what}: not equal\n  got      {a.tolist()}\n  expected {e.tolist()}"
         )
-    print(f"✓ {what}: equal")
+    _passed(f"{what}: equal")
 
 
 def check(condition, what: str) -> None:
     """Assert a boolean condition (e.g. a strict inequality)."""
     if not bool(np.all(condition)):
         raise AssertionError(f"{what}: does not hold")
-    print(f"✓ {what}")
+    _passed(what)
+
+
+# --- one line per check cell ----------------------------------------------------------------------
+
+_open_summaries: list[Summary] = []
+
+
+def _passed(what: str) -> None:
+    """Report a passed check: to the innermost open :func:`summary`, else print it."""
+    line = f"✓ {what}"
+    if _open_summaries:
+        _open_summaries[-1].lines.append(line)
+    else:
+        print(line)
+
+
+class Summary:
+    """The checks passed inside one ``with summary(...)`` block; shows as one line.
+
+    Attributes
+    ----------
+    title : str or None
+        What the checks establish, shown after the count.
+    lines : list of str
+        One "✓ …" line per passed check, in order.
+    """
+
+    def __init__(self, title: str | None = None):
+        self.title = title
+        self.lines: list[str] = []
+
+    def headline(self) -> str:
+        n = len(self.lines)
+        head = f"✓ {n} check{'s' if n != 1 else ''} passed"
+        return f"{head}: {self.title}" if self.title else head
+
+    def __repr__(self) -> str:
+        return "\n".join([self.headline(), *("  " + line for line in self.lines)])
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        body = "\n".join(escape(line) for line in self.lines)
+        return (
+            '<details class="mlcourse-checks"><summary>'
+            f"{escape(self.headline())}</summary><pre>{body}</pre></details>"
+        )
+
+    def __enter__(self) -> Summary:
+        _open_summaries.append(self)
+        return self
+
+    def __exit__(self, exc_type, exc, tb) -> bool:
+        _open_summaries.remove(self)
+        if exc_type is not None:
+            # show what passed before the failure, then let it raise
+            for line in self.lines:
+                _passed(line[2:])
+            return False
+        if _open_summaries:  # nested: the outer summary counts these lines
+            _open_summaries[-1].lines.extend(self.lines)
+        else:
+            _display(self)
+        return False
+
+
+def summary(title: str | None = None) -> Summary:
+    """Fold the checks of a block into one line: ``with summary("the mode"): check(...)``.
+
+    The block's checks print nothing; at its end the cell shows "✓ N checks passed: title",
+    with each check's line behind it (HTML ``<details>``; the plain text lists them all, so
+    nbval still compares every tolerance). A failing check raises as usual, after printing the
+    lines of the checks that passed before it.
+
+    Parameters
+    ----------
+    title : str, optional
+        What the checks establish together, e.g. ``"the posterior mode and its derivatives"``.
+
+    Returns
+    -------
+    Summary
+        The context manager; its ``lines`` are the passed checks.
+    """
+    return Summary(title)
+
+
+def _display(obj) -> None:
+    """Display `obj` as rich output in IPython (HTML and plain text), else print it."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:  # IPython is not a dependency of mlcourse
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        display(obj)
+    else:
+        print(repr(obj))
 
 
 # --- tolerances from the numerics ---------------------------------------------------------------
@@ -115,6 +220,15 @@ def round_up(bound: float, digits: int = 1) -> float:
         raise ValueError(f"bound must be a positive finite number; got {bound!r}.")
     unit = 10.0 ** (np.floor(np.log10(bound)) - (digits - 1))
     return float(np.ceil(np.round(bound / unit, 6)) * unit)
+
+
+def format_bound(bound: float, digits: int = 1) -> str:
+    """`bound` rounded *up* to `digits` significant digits, as text: 3.2e-7 → "4e-07".
+
+    For a tolerance printed in a check's description: the printed number is never below the
+    bound it stands for (``f"{x:.1g}"`` rounds to nearest and can print a third less).
+    """
+    return f"{round_up(bound, digits):.{digits}g}"
 
 
 def relative_rounding(*shape: int) -> float:

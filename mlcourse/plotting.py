@@ -2,9 +2,16 @@
 
 Each helper draws on an ``ax`` it is given (or a new one) and returns it, so notebook cells stay
 one or two lines long and a widget can redraw the same picture for a new slider value.
+
+Every figure of the book uses one style, ``house.mplstyle`` beside this module, which
+:func:`use_house_style` applies (each chapter calls it in its first cell), and figures with
+several panels get their size from :func:`subplots`, so that a figure is shown at its natural
+size in the page's column and its text stays at least 10 pt.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -13,6 +20,11 @@ from . import metrics
 from .utils.validation import check_array
 
 __all__ = [
+    "HOUSE_STYLE",
+    "COLUMN_WIDTH",
+    "MAX_PANELS_IN_A_ROW",
+    "use_house_style",
+    "subplots",
     "grid_2d",
     "plot_probability_2d",
     "plot_roc",
@@ -24,6 +36,52 @@ __all__ = [
 ]
 
 POS_COLOR, NEG_COLOR = "tab:red", "tab:blue"
+
+
+HOUSE_STYLE = Path(__file__).with_name("house.mplstyle")
+# Inches at the style's 100 dpi: the page's text column (about 830 px at a 1400-px window),
+# less room for the tight bounding box the inline backend adds around labels.
+COLUMN_WIDTH = 7.8
+# More panels than this in a row shrink every panel's text below legibility in the column.
+MAX_PANELS_IN_A_ROW = 3
+
+
+def use_house_style() -> None:
+    """Apply the book's figure style (``house.mplstyle``) to every figure drawn afterwards."""
+    plt.style.use(HOUSE_STYLE)
+
+
+def subplots(nrows: int = 1, ncols: int = 1, *, height: float | None = None, **kwargs):
+    """``plt.subplots`` sized for the page's column: full column width, at most three panels.
+
+    Parameters
+    ----------
+    nrows, ncols : int
+        The grid of panels; `ncols` at most :data:`MAX_PANELS_IN_A_ROW`.
+    height : float, optional
+        Height of one row of panels, in inches. Default: 3.6 for one panel in a row, 3.0 for
+        two and 2.6 for three (panels about as tall as they are wide at three in a row).
+    **kwargs
+        Passed on to ``plt.subplots`` (``sharey``, ``width_ratios``, …); not ``figsize``.
+
+    Returns
+    -------
+    fig : Figure
+    axes : Axes or ndarray of Axes
+        As ``plt.subplots`` returns them.
+    """
+    if not 1 <= ncols <= MAX_PANELS_IN_A_ROW:
+        raise ValueError(
+            f"ncols must be between 1 and {MAX_PANELS_IN_A_ROW} (panels in one row); got "
+            f"{ncols}. Put more panels in further rows."
+        )
+    if "figsize" in kwargs:
+        raise TypeError(
+            "subplots sizes the figure for the page; give height=, not figsize="
+        )
+    if height is None:
+        height = {1: 3.6, 2: 3.0, 3: 2.6}[ncols]
+    return plt.subplots(nrows, ncols, figsize=(COLUMN_WIDTH, height * nrows), **kwargs)
 
 
 def _ax(ax):
@@ -166,7 +224,7 @@ def plot_operating_point(y_true, y_score, threshold: float, axes=None):
     axes : pair of Axes
     """
     if axes is None:
-        _, axes = plt.subplots(1, 2, figsize=(9, 4), width_ratios=[1.2, 1])
+        _, axes = subplots(1, 2, height=3.6, width_ratios=[1.2, 1])
     fpr, tpr, _ = metrics.roc_curve(y_true, y_score)
     y_pred = np.asarray(y_score) >= threshold
     cm = metrics.confusion_matrix(y_true, y_pred)

@@ -485,3 +485,78 @@ def test_every_blas_and_openmp_pool_runs_one_thread():
 
     pools = {d["filepath"]: d["num_threads"] for d in threadpool_info()}
     assert pools and all(n == 1 for n in pools.values()), pools
+
+
+def test_summary_folds_the_checks_of_a_block_into_one_line(capsys):
+    with checks.summary("the mode") as s:
+        checks.check(True, "stationary")
+        checks.check_close(1.0, 1.0, "value", rtol=1e-12)
+    assert capsys.readouterr().out.splitlines() == [
+        "✓ 2 checks passed: the mode",
+        "  ✓ stationary",
+        "  ✓ value: agree within rtol=1e-12, atol=0",
+    ]
+    html = s._repr_html_()
+    assert html.startswith(
+        '<details class="mlcourse-checks"><summary>✓ 2 checks passed'
+    )
+    assert "✓ value: agree within rtol=1e-12, atol=0" in html
+
+
+def test_summary_shows_what_passed_before_a_failure(capsys):
+    with pytest.raises(AssertionError, match="second: does not hold"):
+        with checks.summary():
+            checks.check(True, "first")
+            checks.check(False, "second")
+    assert capsys.readouterr().out == "✓ first\n"
+
+
+def test_nested_summaries_count_in_the_outer_one(capsys):
+    with checks.summary("outer"):
+        checks.check(True, "a")
+        with checks.summary("inner"):
+            checks.check(True, "b")
+    assert capsys.readouterr().out.splitlines()[0] == "✓ 2 checks passed: outer"
+
+
+def test_summary_escapes_html():
+    with checks.summary("a < b & c") as s:
+        checks.check(True, "x < y")
+    assert "a &lt; b &amp; c" in s._repr_html_() and "x &lt; y" in s._repr_html_()
+
+
+@pytest.mark.parametrize(
+    "bound, digits, text",
+    [(3.2e-7, 1, "4e-07"), (3e-10, 1, "3e-10"), (0.0123, 2, "0.013"), (0.7, 1, "0.7")],
+)
+def test_format_bound_never_prints_below_the_bound(bound, digits, text):
+    assert checks.format_bound(bound, digits) == text
+    assert float(text) >= bound
+
+
+def test_house_style_sizes_text_for_the_page():
+    import matplotlib as mpl
+    import matplotlib.pyplot as plt
+
+    with mpl.rc_context():
+        plotting.use_house_style()
+        assert (
+            min(mpl.rcParams[k] for k in ("xtick.labelsize", "ytick.labelsize")) >= 10
+        )
+        assert mpl.rcParams["font.size"] >= 10
+        assert mpl.colors.to_rgba(mpl.rcParams["figure.facecolor"]) == (1, 1, 1, 1)
+        fig, axes = plotting.subplots(2, 3)
+        assert axes.shape == (2, 3)
+        assert fig.get_size_inches()[0] == plotting.COLUMN_WIDTH
+        plt.close(fig)
+
+
+@pytest.mark.parametrize("ncols", [0, 4])
+def test_subplots_refuses_more_panels_than_fit_in_a_row(ncols):
+    with pytest.raises(ValueError, match="ncols must be between 1 and 3"):
+        plotting.subplots(1, ncols)
+
+
+def test_subplots_refuses_figsize():
+    with pytest.raises(TypeError, match="give height="):
+        plotting.subplots(1, 2, figsize=(9, 3))

@@ -6,6 +6,10 @@ Runs every cell top to bottom in a fresh kernel from the notebook's own folder (
 counts are 1, 2, 3, …) and saves the outputs in the repository's format: nbformat's JSON, with the
 MathJax macro cell kept as one string, as ``tools/notebook_macros.py`` writes it. Stops with the
 name of the first notebook whose cell raises; that notebook is left unchanged.
+
+It also folds in JupyterLab what the site folds (:func:`sync_folding`): a cell tagged
+``hide-input`` or ``hide-cell`` opens with its code collapsed, one tagged ``hide-output`` or
+``hide-cell`` with its output collapsed (``jupyter.source_hidden``/``outputs_hidden``).
 """
 
 from __future__ import annotations
@@ -37,6 +41,41 @@ def coalesce_streams(cell) -> None:
     cell.outputs = merged
 
 
+FOLD_SOURCE = {"hide-input", "hide-cell"}
+FOLD_OUTPUT = {"hide-output", "hide-cell"}
+
+
+def sync_folding(cell, in_solution: bool = False) -> None:
+    """Collapse in JupyterLab what the site's toggles fold, from the cell's tags; a code cell
+    inside a ``solution-start``/``solution-end`` pair (`in_solution`) opens collapsed too."""
+    tags = set(cell.get("metadata", {}).get("tags", []))
+    if in_solution and cell.get("cell_type") == "code":
+        tags.add("hide-input")
+    jupyter = cell.setdefault("metadata", {}).setdefault("jupyter", {})
+    for key, fold in (("source_hidden", FOLD_SOURCE), ("outputs_hidden", FOLD_OUTPUT)):
+        if cell.get("cell_type") != "code" and key == "outputs_hidden":
+            continue
+        if tags & fold:
+            jupyter[key] = True
+        else:
+            jupyter.pop(key, None)
+    if not jupyter:
+        del cell["metadata"]["jupyter"]
+
+
+def sync_notebook_folding(nb) -> None:
+    """:func:`sync_folding` on every cell, solutions' code cells collapsed."""
+    in_solution = False
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "code":
+            text = "".join(cell["source"])
+            if "{solution-start}" in text:
+                in_solution = True
+            if "{solution-end}" in text:
+                in_solution = False
+        sync_folding(cell, in_solution)
+
+
 def run(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
     NotebookClient(
@@ -48,6 +87,7 @@ def run(path: Path) -> None:
     for cell in nb.cells:
         if cell.cell_type == "code":
             coalesce_streams(cell)
+    sync_notebook_folding(nb)
     out = json.loads(nbformat.writes(nb))
     first = out["cells"][0]
     if MARKER in "".join(first["source"]):
