@@ -84,7 +84,8 @@ def test_macro_cell_check_and_sync(tmp_path):
     assert stale_hint != current
     nb = {"cells": [dict(cell, source=stale_hint)]}
     assert notebook_macros.has_current_macros(nb)
-    nb["cells"][0]["source"] = current.replace("\\newcommand", "\\renewcommand", 1)
+    nb["cells"][0]["source"] = current.replace("\\mathbf{x}", "\\mathbf{X}", 1)
+    assert nb["cells"][0]["source"] != current
     assert not notebook_macros.has_current_macros(nb)
     path = tmp_path / "chapter.ipynb"
     path.write_text(json.dumps({"cells": [dict(cell, source=stale_hint)]}))
