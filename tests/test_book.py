@@ -367,3 +367,27 @@ def test_jupyterlab_folds_what_the_site_folds(path):
         f"{path.name}: cells {stale} are folded differently in JupyterLab than on the site; "
         f"run python tools/run_notebook.py {path.relative_to(ROOT)}"
     )
+
+
+def test_solution_code_cells_open_collapsed_in_lab():
+    """A solution's code cells open collapsed in JupyterLab, code and output, also when one
+    Markdown cell ends a solution and starts the next; code after the last end stays open."""
+
+    def md(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+    def code():
+        return {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": []}
+
+    start = "```{solution-start} ex-1\n:class: dropdown\n```\n"
+    end = "```{solution-end}\n```\n"
+    nb = {
+        "cells": [md(start), code(), md(end + "```{exercise}\n```\n" + start), code()]
+    }
+    nb["cells"] += [md(end), code()]
+    sync_notebook_folding(nb)
+    folded = [
+        c["metadata"].get("jupyter") for c in nb["cells"] if c["cell_type"] == "code"
+    ]
+    both = {"source_hidden": True, "outputs_hidden": True}
+    assert folded == [both, both, None]
