@@ -44,10 +44,12 @@ def chromium(
     extra: tuple[str, ...] = (),
     profile: Path | None = None,
     dark: bool = False,
+    perf_log: bool = False,
 ):
     """A Selenium Chrome driver on Debian's chromium, `width` x `height` CSS pixels, with the
     browser's console kept (``driver.get_log("browser")``). `profile` is its user-data
-    directory (a fresh temporary one by default); `dark` asks pages for their dark scheme."""
+    directory (a fresh temporary one by default); `dark` asks pages for their dark scheme;
+    `perf_log` keeps the DevTools events (``driver.get_log("performance")``: the requests)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -67,7 +69,8 @@ def chromium(
     if dark:
         options.add_argument("--force-dark-mode")
         options.add_argument("--blink-settings=preferredColorScheme=0")
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    logs = {"browser": "ALL", **({"performance": "ALL"} if perf_log else {})}
+    options.set_capability("goog:loggingPrefs", logs)
     service = Service(
         find(("chromedriver",), "chromedriver", "chromium-driver"),
         log_output=str(profile / "chromedriver.log"),
