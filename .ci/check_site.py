@@ -199,15 +199,16 @@ def static_problems(site: Path) -> list[str]:
     return problems
 
 
-def remote_requests(driver, origin: str) -> list[str]:
-    """URLs the page requested from other hosts since the last call (DevTools events)."""
+def remote_requests(entries: list[dict], origin: str) -> list[str]:
+    """URLs requested from other hosts, from the DevTools events of Chromium's "performance"
+    log (``driver.get_log("performance")``); the browser's own pages (``chrome://``, its start
+    page) are not requests of the site."""
     urls = set()
-    for entry in driver.get_log("performance"):
+    for entry in entries:
         message = json.loads(entry["message"])["message"]
         if message.get("method") != "Network.requestWillBeSent":
             continue
         url = message["params"]["request"]["url"]
-        # the browser's own pages (chrome://, its start page) are not the site's requests
         if urlparse(url).scheme in (
             "http",
             "https",
@@ -219,29 +220,41 @@ def remote_requests(driver, origin: str) -> list[str]:
     return sorted(urls)
 
 
-def js_errors(driver) -> list[str]:
-    return [
-        e["message"]
-        for e in driver.get_log("browser")
-        if e["level"] == "SEVERE" and "Uncaught" in e["message"]
-    ]
+UNCAUGHT = re.compile(r"^(\S+) (\d+):\d+ (Uncaught .*)$", re.S)
+
+
+def js_errors(entries: list[dict]) -> list[str]:
+    """Uncaught JavaScript errors in the browser's console (``driver.get_log("browser")``),
+    e.g. ``http://…/page.html 63:5 Uncaught SyntaxError: …``, each with its file and line."""
+    errors = []
+    for entry in entries:
+        if entry["level"] != "SEVERE" or "Uncaught" not in entry["message"]:
+            continue
+        m = UNCAUGHT.match(entry["message"])
+        if m:
+            source, line, message = m.groups()
+            errors.append(f"{message} ({source.rsplit('/', 1)[-1]}, line {line})")
+        else:
+            errors.append(entry["message"])
+    return errors
 
 
 def page_problems(
     driver, name: str, url: str, source: str, is_notebook: bool, width: int
 ):
-    """Open `url` and return (problems, height with the folds closed)."""
+    """Open `url` and return (problems, its height with the folds closed, the text column's
+    width)."""
     origin = "{0.scheme}://{0.netloc}".format(urlparse(url))
     driver.get(url)
     problems = []
     status = driver.execute_async_script(JS_MATHJAX_DONE)
     if status != "ok":
         problems.append(f"{name}: {status}")
+    remote = remote_requests(driver.get_log("performance"), origin)
+    problems += [f"{name}: requested from the network: {u}" for u in remote]
     problems += [
-        f"{name}: requested from the network: {u}"
-        for u in remote_requests(driver, origin)
+        f"{name}: JavaScript error: {m}" for m in js_errors(driver.get_log("browser"))
     ]
-    problems += [f"{name}: JavaScript error: {m}" for m in js_errors(driver)]
 
     n_source = len(MATH_OPEN.findall(source))
     n_math, typeset, errors = driver.execute_script(JS_MATH)
