@@ -1,10 +1,15 @@
 """The book's structure: the table of contents, the notebooks and the configuration agree."""
 
+import functools
+import http.server
 import json
 import re
+import shutil
 import sys
+import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -12,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "book" / "_ext"))  # the Sphinx extensions
 sys.path.insert(0, str(ROOT / "tools"))  # notebook_macros, a command-line tool
 import notebook_macros  # noqa: E402
+import thumbnails  # noqa: E402
 from run_notebook import sync_notebook_folding  # noqa: E402
 
 
@@ -84,7 +90,8 @@ def test_macro_cell_check_and_sync(tmp_path):
     assert stale_hint != current
     nb = {"cells": [dict(cell, source=stale_hint)]}
     assert notebook_macros.has_current_macros(nb)
-    nb["cells"][0]["source"] = current.replace("\\newcommand", "\\renewcommand", 1)
+    nb["cells"][0]["source"] = current.replace("\\mathbf{x}", "\\mathbf{X}", 1)
+    assert nb["cells"][0]["source"] != current
     assert not notebook_macros.has_current_macros(nb)
     path = tmp_path / "chapter.ipynb"
     path.write_text(json.dumps({"cells": [dict(cell, source=stale_hint)]}))
@@ -125,7 +132,9 @@ def test_config_launch_download_and_offline_math():
     repo = CONFIG["repository"]
     assert repo["branch"] == "main" and repo["url"].startswith("https://github.com/")
     buttons = CONFIG["launch_buttons"]
-    assert buttons["binderhub_url"] and buttons["jupyterhub_url"] and buttons["thebe"]
+    assert buttons["binderhub_url"] and buttons["thebe"]
+    # no placeholder hub: an instructor adds their own (README, "For instructors")
+    assert "jupyterhub_url" not in buttons
     sphinx = CONFIG["sphinx"]
     assert sphinx["local_extensions"]["offline_mathjax"] == "book/_ext"
     assert sphinx["config"]["nb_execution_raise_on_error"] is True
@@ -261,58 +270,97 @@ def test_check_site_static_scan_finds_remote_resources(tmp_path):
 
 
 def test_check_site_reports_uncaught_javascript_errors():
-    """Both of Chromium's console-line formats; other console messages are not errors."""
+    """Uncaught errors in Chromium's console, with file and line; other messages are not."""
     cs = _check_site_module()
-    log = "\n".join(
-        [
-            "[1:1:1122/0.1:INFO:CONSOLE(63)] \"Uncaught SyntaxError: Identifier 'A' has already "
-            'been declared", source: http://127.0.0.1:8000/book/page.html (63)',
-            '[1:1:1122/0.2:INFO:CONSOLE:12] "Uncaught ReferenceError: x is not defined", '
-            "source: http://127.0.0.1:8000/_static/a.js (12)",
-            '[1:1:1122/0.3:INFO:CONSOLE:1] "[togglebutton]: Adding toggle buttons to 0 items", '
-            "source: http://127.0.0.1:8000/_static/togglebutton.js (1)",
-        ]
-    )
-    problems = [
-        p
-        for p in cs.page_problems("book/page.html", "", "", False, log)
-        if "JavaScript" in p
+    entries = [
+        {
+            "level": "SEVERE",
+            "message": "http://127.0.0.1:8000/book/page.html 63:5 Uncaught SyntaxError: "
+            "Identifier 'A' has already been declared",
+        },
+        {
+            "level": "SEVERE",
+            "message": "http://127.0.0.1:8000/_static/a.js 12:1 Uncaught ReferenceError: "
+            "x is not defined",
+        },
+        {
+            "level": "INFO",
+            "message": "[togglebutton]: Adding toggle buttons to 0 items",
+        },
+        {
+            "level": "SEVERE",
+            "message": "http://127.0.0.1:8000/favicon.ico - Failed to load resource: 404",
+        },
     ]
+    problems = cs.js_errors(entries)
     assert len(problems) == 2
     assert "SyntaxError" in problems[0] and "page.html, line 63" in problems[0]
     assert "ReferenceError" in problems[1] and "a.js, line 12" in problems[1]
 
 
-def test_check_site_reads_page_requests_from_the_net_log(tmp_path):
-    """Requests the page made to other hosts count; the browser's own background ones do not."""
+def test_check_site_reads_page_requests_from_devtools_events():
+    """Requests the page made to other hosts count; its own and the browser's pages do not."""
     cs = _check_site_module()
     origin = "http://127.0.0.1:8000"
-    start = 7
-    events = [
-        {
-            "type": start,
-            "params": {"initiator": origin, "url": origin + "/book/page.html"},
-        },
-        {
-            "type": start,
-            "params": {"initiator": origin, "url": "https://cdn.example.org/m.js"},
-        },
-        {
-            "type": start,
-            "params": {"initiator": "not an origin", "url": "http://update.example"},
-        },
-        {"type": 3, "params": {"url": "https://cdn.example.org/other.js"}},
+
+    def event(method, url):
+        message = {"method": method, "params": {"request": {"url": url}}}
+        return {"message": json.dumps({"message": message})}
+
+    entries = [
+        event("Network.requestWillBeSent", origin + "/book/page.html"),
+        event("Network.requestWillBeSent", "https://cdn.example.org/m.js"),
+        event("Network.requestWillBeSent", "chrome://new-tab-page/"),
+        event("Network.requestWillBeSent", "data:image/png;base64,AAAA"),
+        event("Network.responseReceived", "https://cdn.example.org/other.js"),
     ]
-    log = tmp_path / "netlog.json"
-    log.write_text(
-        json.dumps(
-            {
-                "constants": {"logEventTypes": {"URL_REQUEST_START_JOB": start}},
-                "events": events,
-            }
-        )
+    assert cs.remote_requests(entries, origin) == ["https://cdn.example.org/m.js"]
+
+
+def test_check_site_finds_raw_tex_wide_blocks_and_shrunk_figures(tmp_path):
+    """The in-browser checks, on a page with one of each problem and its harmless twin."""
+    if not shutil.which("chromium") or not shutil.which("chromedriver"):
+        pytest.skip("needs Debian's chromium and chromedriver (CI installs them)")
+    from PIL import Image
+
+    cs = _check_site_module()
+    Image.new("RGB", (900, 300), "white").save(tmp_path / "fig.png")
+    wide = "x" * 400
+    (tmp_path / "page.html").write_text(
+        "<html><style>pre, div.pst-scrollable-table-container {overflow: auto}</style>"
+        '<body style="margin:0"><main><article class="bd-article" style="width:600px">'
+        "<p>a link text copied from a heading: what \\ell does</p>"
+        "<p>a stray $ left by Markdown</p>"
+        "<p><code>\\frac{a}{b}</code> is code, not raw TeX</p>"
+        f'<div class="cell_input"><div class="highlight"><pre>{wide}</pre></div></div>'
+        '<div class="highlight"><pre>short</pre></div>'
+        f'<div class="pst-scrollable-table-container"><table><tr><td>{wide}</td></tr>'
+        "</table></div>"
+        '<img src="fig.png" style="width:500px"><img src="fig.png" style="width:620px">'
+        "</article></main></body></html>"
     )
-    assert cs.remote_requests(log, origin) == ["https://cdn.example.org/m.js"]
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(cs.QuietHandler, directory=str(tmp_path))
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    driver = cs.chromium(1400, 800, perf_log=True)
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/page.html"
+        problems, height, column = cs.page_problems(
+            driver, "page", url, "", False, 1400
+        )
+    finally:
+        driver.quit()
+        server.shutdown()
+    text = "\n".join(problems)
+    assert column == 600 and height > 0
+    assert "raw TeX in the text: …a link text copied from a heading: what \\ell" in text
+    assert "a stray $" in text and "frac" not in text
+    assert sum(": code " in p for p in problems) == 1
+    assert sum(": table " in p for p in problems) == 1
+    assert "fig.png shown at 500 of its 900 px" in text
+    assert "shown at 620" not in text
+    assert len(problems) == 5, text
 
 
 # --- folding: the site shows prose, equations, figures and results; the checks are a click away
@@ -366,3 +414,58 @@ def test_jupyterlab_folds_what_the_site_folds(path):
         f"{path.name}: cells {stale} are folded differently in JupyterLab than on the site; "
         f"run python tools/run_notebook.py {path.relative_to(ROOT)}"
     )
+
+
+def test_solution_code_cells_open_collapsed_in_lab():
+    """A solution's code cells open collapsed in JupyterLab, code and output, also when one
+    Markdown cell ends a solution and starts the next; code after the last end stays open."""
+
+    def md(text):
+        return {"cell_type": "markdown", "metadata": {}, "source": text}
+
+    def code():
+        return {"cell_type": "code", "metadata": {}, "source": "x = 1", "outputs": []}
+
+    start = "```{solution-start} ex-1\n:class: dropdown\n```\n"
+    end = "```{solution-end}\n```\n"
+    nb = {
+        "cells": [md(start), code(), md(end + "```{exercise}\n```\n" + start), code()]
+    }
+    nb["cells"] += [md(end), code()]
+    sync_notebook_folding(nb)
+    folded = [
+        c["metadata"].get("jupyter") for c in nb["cells"] if c["cell_type"] == "code"
+    ]
+    both = {"source_hidden": True, "outputs_hidden": True}
+    assert folded == [both, both, None]
+
+
+@pytest.mark.parametrize("path", thumbnails.chapters(), ids=lambda p: p.stem)
+def test_thumbnail_is_the_chapters_own_figure(path):
+    """The landing page's thumbnail of a chapter is the figure stored by its one cell tagged
+    'thumbnail', shrunk by tools/thumbnails.py: pixel for pixel, so a changed figure needs a
+    new thumbnail (python tools/thumbnails.py)."""
+    target = thumbnails.target(path)
+    assert target.exists(), (
+        f"{target.relative_to(ROOT)} is missing: python tools/thumbnails.py"
+    )
+    assert thumbnails.is_current(path), (
+        f"{target.relative_to(ROOT)} is not {path.name}'s tagged figure: "
+        "python tools/thumbnails.py"
+    )
+    intro = (ROOT / "book" / "intro.md").read_text()
+    assert f"images/thumbnails/{path.stem}.png" in intro, (
+        f"book/intro.md does not show {path.stem}'s thumbnail"
+    )
+
+
+def test_thumbnail_shrinks_by_block_averages():
+    """A whole factor k, the smallest that fits the box; each pixel the mean of a k x k block."""
+    pixels = np.arange(6 * 8 * 4, dtype=np.uint8).reshape(6, 8, 4)
+    small = thumbnails.shrink(pixels, box=(4, 4))  # k = 2: 8 / 2 <= 4 and 6 / 2 <= 4
+    assert small.shape == (3, 4, 4)
+    expected = pixels.astype(float).reshape(3, 2, 4, 2, 4).mean(axis=(1, 3))
+    assert np.array_equal(small, np.rint(expected).astype(np.uint8))
+    assert thumbnails.shrink(pixels, box=(8, 6)).shape == pixels.shape  # fits: k = 1
+    with pytest.raises(ValueError, match="tagged 'thumbnail'"):
+        thumbnails.tagged_png({"cells": []}, "empty.ipynb")

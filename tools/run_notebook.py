@@ -1,10 +1,11 @@
 """Execute chapter notebooks in place, as CONTRIBUTING's "restart, Run All, save" does.
 
     python tools/run_notebook.py book/rvm_regression.ipynb [more notebooks]
+    python tools/run_notebook.py --fold-only book/*.ipynb   # only the folds, no execution
 
 Runs every cell top to bottom in a fresh kernel from the notebook's own folder (so the execution
 counts are 1, 2, 3, …) and saves the outputs in the repository's format: nbformat's JSON, with the
-MathJax macro cell kept as one string, as ``tools/notebook_macros.py`` writes it. Stops with the
+maths-macro cell kept as one string, as ``tools/notebook_macros.py`` writes it. Stops with the
 name of the first notebook whose cell raises; that notebook is left unchanged.
 
 It also folds in JupyterLab what the site folds (:func:`sync_folding`): a cell tagged
@@ -47,10 +48,11 @@ FOLD_OUTPUT = {"hide-output", "hide-cell"}
 
 def sync_folding(cell, in_solution: bool = False) -> None:
     """Collapse in JupyterLab what the site's toggles fold, from the cell's tags; a code cell
-    inside a ``solution-start``/``solution-end`` pair (`in_solution`) opens collapsed too."""
+    inside a ``solution-start``/``solution-end`` pair (`in_solution`) opens collapsed too,
+    code and output (on the site the whole solution sits in a closed dropdown)."""
     tags = set(cell.get("metadata", {}).get("tags", []))
     if in_solution and cell.get("cell_type") == "code":
-        tags.add("hide-input")
+        tags.add("hide-cell")
     jupyter = cell.setdefault("metadata", {}).setdefault("jupyter", {})
     for key, fold in (("source_hidden", FOLD_SOURCE), ("outputs_hidden", FOLD_OUTPUT)):
         if cell.get("cell_type") != "code" and key == "outputs_hidden":
@@ -68,11 +70,12 @@ def sync_notebook_folding(nb) -> None:
     in_solution = False
     for cell in nb["cells"]:
         if cell["cell_type"] != "code":
+            # the last marker in the cell decides: a cell often ends one solution, states
+            # the next exercise and starts its solution
             text = "".join(cell["source"])
-            if "{solution-start}" in text:
-                in_solution = True
-            if "{solution-end}" in text:
-                in_solution = False
+            start, end = text.rfind("{solution-start}"), text.rfind("{solution-end}")
+            if max(start, end) >= 0:
+                in_solution = start > end
         sync_folding(cell, in_solution)
 
 
@@ -97,7 +100,23 @@ def run(path: Path) -> None:
     )
 
 
+def fold_only(path: Path) -> bool:
+    """Sync the folds of the notebook at `path` without running it; True if they changed."""
+    text = path.read_text()
+    nb = json.loads(text)
+    sync_notebook_folding(nb)
+    new = json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+    if new != text:
+        path.write_text(new)
+    return new != text
+
+
 def main(paths: list[str]) -> int:
+    if paths[:1] == ["--fold-only"]:
+        for name in paths[1:]:
+            if fold_only(Path(name)):
+                print(f"{name}: folds synced")
+        return 0
     for name in paths:
         try:
             run(Path(name))
