@@ -10,7 +10,7 @@ says whether it is right, and if not, what is wrong (issue 29).
 =============  =====================================================================================
 
 A chapter's exercise cell defines the function with a body of ``...`` and calls
-``EXERCISES["irls-step"].check(irls_step)``: "not attempted yet" until the body is written, then
+``EXERCISES["irls-step"].check(irls_update)``: "not attempted yet" until the body is written, then
 either "correct", or the first case that fails and what differs there — the shape (transposed?),
 a constant factor or shift, the sign, a typical entry — or, where the answer matches a catalogued
 mistake, that mistake named in the lecture's terms ("your Hessian is missing the prior term A:

@@ -50,8 +50,9 @@ def roc_points(t, s):
     Returns
     -------
     fpr, tpr : ndarray of shape (K + 1,)
-        False- and true-positive rates, FP/(FP + TN) and TP/(TP + FN), for θ = +∞ and then
-        for each of the K distinct scores in decreasing order: from (0, 0) to (1, 1).
+        False- and true-positive rates, FP/(FP + TN) and TP/(TP + FN), for θ = +∞
+        and then for each of the K distinct scores in decreasing order: from (0, 0)
+        to (1, 1).
     """
     t, s = np.asarray(t), np.asarray(s, float)
     thresholds = np.r_[np.inf, np.unique(s)[::-1]]

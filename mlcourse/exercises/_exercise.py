@@ -222,12 +222,11 @@ class Exercise:
         """A message when the function returned None or ``...``, with the line to look at."""
         if value is None:
             line = source_line(answer, lambda s: s.lstrip().startswith("return"))
-            if line is None:
-                return (
-                    "Your function returned None: it has no `return` statement, or one "
-                    "that returns nothing."
-                )
-            return f"Your function returned None, at {line}"
+            if line is not None:
+                return f"Your function returned None, at {line}"
+            last = source_line(answer, lambda s: s.strip(), last=True)
+            at = f" Its last line is {last}" if last else ""
+            return f"Your function returned None: it has no `return` statement.{at}"
         if value is Ellipsis:
             line = source_line(
                 answer, lambda s: "..." in s and not s.lstrip().startswith("#")

@@ -32,7 +32,7 @@ def _tolerance(N, cells):
 # --- the mutual information ----------------------------------------------------------------
 
 
-def mutual_information(x, t):
+def plug_in_mi(x, t):
     """The plug-in estimate Î(x; t) of the mutual information of two discrete variables.
 
     Parameters
@@ -45,7 +45,8 @@ def mutual_information(x, t):
     Returns
     -------
     float
-        Σ_{x,t} p̂(x, t) ln[p̂(x, t)/(p̂(x)p̂(t))] in nats, with p̂ the relative frequencies.
+        Σ_{x,t} p̂(x, t) ln[p̂(x, t)/(p̂(x)p̂(t))] in nats, with p̂ the relative
+        frequencies.
     """
     x, t = np.asarray(x), np.asarray(t)
     _, xi = np.unique(x, return_inverse=True)
@@ -102,7 +103,7 @@ MUTUAL_INFORMATION = Exercise(
     chapter=CHAPTER,
     prompt="Estimate the mutual information Î(x; t) of two discrete variables from counts, "
     "in nats.",
-    reference=mutual_information,
+    reference=plug_in_mi,
     make_cases=_mi_cases,
     mistakes=(
         Mistake(
@@ -146,8 +147,9 @@ def jmi_scores(X, t, selected):
     Returns
     -------
     scores : ndarray of shape (D,)
-        Σ_{i∈S_k} Î({x_i, x_j}; t) for each candidate j (the information of the pair, in nats),
-        and −∞ for the columns already selected, so that argmax picks the next feature.
+        Σ_{i∈S_k} Î({x_i, x_j}; t) for each candidate j (the information of the pair,
+        in nats), and −∞ for the columns already selected, so that argmax picks the
+        next feature.
     """
     X, t = np.asarray(X), np.asarray(t)
     scores = np.array(

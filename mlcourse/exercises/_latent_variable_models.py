@@ -152,7 +152,7 @@ PPCA_ML = Exercise(
 
 
 def pls_direction(X, Y):
-    """The first PLS direction: the unit vector whose scores covary most with the targets.
+    """The first PLS direction: the unit vector whose scores covary most with Y.
 
     Parameters
     ----------
@@ -164,8 +164,8 @@ def pls_direction(X, Y):
     Returns
     -------
     u : ndarray of shape (p,)
-        The unit vector u maximising ‖(X_c u)ᵀY_c‖ for the centred blocks X_c, Y_c: the top
-        left singular vector of X_cᵀY_c. Its sign is free.
+        The unit vector u maximising ‖(X_c u)ᵀY_c‖ for the centred blocks X_c, Y_c:
+        the top left singular vector of X_cᵀY_c. Its sign is free.
     """
     X, Y = np.asarray(X, float), np.asarray(Y, float)
     Xc, Yc = X - X.mean(axis=0), Y - Y.mean(axis=0)

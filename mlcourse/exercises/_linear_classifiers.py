@@ -16,8 +16,8 @@ CHAPTER = "linear_classifiers"
 # --- one IRLS step ------------------------------------------------------------------------
 
 
-def irls_step(Phi, t, w):
-    """One Newton–Raphson step of logistic regression (IRLS), from `w` to the new weights.
+def irls_update(Phi, t, w):
+    """One Newton–Raphson step of logistic regression (IRLS): the new weights.
 
     Parameters
     ----------
@@ -45,7 +45,7 @@ def _irls_parts(Phi, t, w):
 
 
 def _irls_uphill(Phi, t, w):
-    return 2 * w - irls_step(Phi, t, w)  # w + H⁻¹∇E
+    return 2 * w - irls_update(Phi, t, w)  # w + H⁻¹∇E
 
 
 def _irls_no_weights(Phi, t, w):
@@ -54,7 +54,7 @@ def _irls_no_weights(Phi, t, w):
 
 
 def _irls_step_only(Phi, t, w):
-    return irls_step(Phi, t, w) - w
+    return irls_update(Phi, t, w) - w
 
 
 def _irls_gradient_twice(Phi, t, w):
@@ -98,7 +98,7 @@ IRLS_STEP = Exercise(
     name="irls-step",
     chapter=CHAPTER,
     prompt="Take one Newton–Raphson (IRLS) step for logistic regression.",
-    reference=irls_step,
+    reference=irls_update,
     make_cases=_irls_cases,
     mistakes=(
         Mistake(
@@ -133,8 +133,8 @@ IRLS_STEP = Exercise(
 
 
 def generative_weights(X, t):
-    """The weights of the two-class generative classifier with a shared covariance, from the
-    maximum-likelihood estimates of its parameters.
+    """The weights of the two-class generative classifier with a shared covariance,
+    from the maximum-likelihood estimates of its parameters.
 
     Parameters
     ----------

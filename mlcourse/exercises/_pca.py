@@ -67,8 +67,8 @@ def principal_directions(X, M):
     Returns
     -------
     U_M : ndarray of shape (D, M)
-        Column i is u_i, the unit eigenvector of S = (1/N)Σ_n(x_n − x̄)(x_n − x̄)ᵀ with the
-        i-th largest eigenvalue. The sign of each column is free.
+        Column i is u_i, the unit eigenvector of S = (1/N)Σ_n(x_n − x̄)(x_n − x̄)ᵀ with
+        the i-th largest eigenvalue. The sign of each column is free.
     """
     return _eigh_centred(np.asarray(X, float))[1][:, :M]
 

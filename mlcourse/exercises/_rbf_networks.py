@@ -135,7 +135,7 @@ RIDGE_WEIGHTS = Exercise(
 
 
 def nadaraya_watson(X, z, X_query, sigma_x):
-    """The Nadaraya–Watson estimate y(x) = Σ_n k(x, xⁿ)zⁿ with normalised Gaussian weights.
+    """The Nadaraya–Watson estimate y(x) = Σ_n k(x, xⁿ)zⁿ, Gaussian weights.
 
     Parameters
     ----------
@@ -151,8 +151,8 @@ def nadaraya_watson(X, z, X_query, sigma_x):
     Returns
     -------
     y : ndarray of shape (Q,)
-        The estimate at each query point; far from every training point it is the nearest
-        point's target (the limit of the formula).
+        The estimate at each query point; far from every training point it is the
+        nearest point's target (the limit of the formula).
     """
     X, z, X_query = (
         np.asarray(X, float),

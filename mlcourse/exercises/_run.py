@@ -110,14 +110,16 @@ def describe_error(exc: BaseException, function) -> str:
     return f"Your function raised {what}\nat {_where(*mine[-1], function)}"
 
 
-def source_line(function, wanted) -> str | None:
-    """The first line of `function`'s source for which ``wanted(line)`` holds, as
+def source_line(function, wanted, last: bool = False) -> str | None:
+    """The first (or `last`) line of `function`'s source for which ``wanted(line)`` holds, as
     "line 4, in f:\\n    code", or None when the source cannot be found."""
     try:
         lines, first = inspect.getsourcelines(function)
     except (OSError, TypeError):
         return None
-    for k, line in enumerate(lines):
+    order = range(len(lines) - 1, -1, -1) if last else range(len(lines))
+    for k in order:
+        line = lines[k]
         if wanted(line):
             return f"line {first + k}, in {function.__name__}:\n    {line.strip()}"
     return None

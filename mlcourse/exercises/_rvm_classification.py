@@ -82,7 +82,7 @@ def _case_list(seed):
 
 
 def rvm_newton_step(Phi, t, alpha, w):
-    """One Newton step towards the mode of the RVM classifier's posterior ln p(w | t, α).
+    """One Newton step towards the mode of the RVM classifier's ln p(w | t, α).
 
     Parameters
     ----------

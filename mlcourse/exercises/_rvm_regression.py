@@ -73,7 +73,7 @@ def _tolerances(Phi, t, alpha, beta):
 
 
 def rvm_posterior(Phi, t, alpha, beta):
-    """The posterior N(w | m, Σ) of the RVM's weights, with one prior precision per weight.
+    """The posterior N(w | m, Σ) of the RVM's weights, one precision per weight.
 
     Parameters
     ----------

@@ -184,6 +184,8 @@ def test_none_exceptions_and_the_starter(name):
 
     forgot = ex.check(namespace["forgot"])
     assert not forgot.correct and "returned None" in forgot.message
+    assert "no `return` statement" in forgot.message
+    assert "line 5, in forgot:\n    result = 1.0" in forgot.message
 
     raised = ex.check(namespace["raises"])
     assert not raised.correct
