@@ -5,9 +5,10 @@ One subpackage per topic — :mod:`~mlcourse.linear`, :mod:`~mlcourse.laplace`,
 :mod:`~mlcourse.metrics` — on a shared core: :mod:`~mlcourse.base` (the estimator contract),
 :mod:`~mlcourse.exceptions`, :mod:`~mlcourse.utils` (validation, optimisers, likelihoods, finite
 differences), :mod:`~mlcourse.kernels`, :mod:`~mlcourse.special`, and the chapters' helpers
-:mod:`~mlcourse.checks`, :mod:`~mlcourse.datasets`, :mod:`~mlcourse.plotting` and
-:mod:`~mlcourse.widgets`. Each is checked against scikit-learn and by independent numerical routes
-in ``tests/`` and in the book's chapters.
+:mod:`~mlcourse.checks`, :mod:`~mlcourse.datasets`, :mod:`~mlcourse.plotting`,
+:mod:`~mlcourse.widgets` and :mod:`~mlcourse.exercises` (exercises that check themselves).
+Each is checked against scikit-learn and by independent numerical routes in ``tests/`` and in
+the book's chapters.
 
 Submodules are imported on first use, so ``import mlcourse`` is cheap and
 ``mlcourse.metrics.roc_auc(...)`` works without a separate import. The public submodules are
