@@ -366,8 +366,9 @@ def test_check_site_finds_raw_tex_wide_blocks_and_shrunk_figures(tmp_path):
 # --- folding: the site shows prose, equations, figures and results; the checks are a click away
 
 
+# a bare check call; an exercise's EXERCISES[...].check(answer) is the student's own cell
 CHECK_CALL = re.compile(
-    r"\b(?:check|check_close|check_equal|summary)\(|^\s*assert\b", re.M
+    r"(?<![.\w])(?:check|check_close|check_equal|summary)\(|^\s*assert\b", re.M
 )
 FOLDS = {"hide-input", "hide-cell", "remove-cell", "remove-input"}
 # Chapters whose cells have been folded (issue 24); every chapter once that work has landed.
