@@ -536,11 +536,54 @@ def test_cca_matches_sklearn_and_direct_maximisation():
     np.testing.assert_allclose(-best, rho[0], rtol=0, atol=1e-8)
 
 
-def test_cca_singular_covariance_raises(rng):
+@pytest.mark.parametrize("extra", ["constant", "duplicated", "collinear"])
+def test_cca_fits_a_singular_covariance_by_the_pseudo_inverse(rng, extra):
+    """A redundant column (issue 25) changes neither the canonical correlations nor the scores:
+    CCA works in the column space of the centred X. Both routes (QR without the column, the
+    SVD pseudo-inverse with it) are backward stable, so they agree to eps times the condition
+    number of the whitening (κ < 10 here) and the size of the data, well within 1e-12."""
+    X = rng.standard_normal((40, 3))
+    Y = X @ rng.standard_normal((3, 2)) + rng.standard_normal((40, 2))
+    column = {
+        "constant": np.full(40, 3.0),
+        "duplicated": X[:, 1],
+        "collinear": X[:, 0] - 2 * X[:, 2],
+    }[extra]
+    reduced, full = CCA(2).fit(X, Y), CCA(2).fit(np.column_stack([X, column]), Y)
+    np.testing.assert_allclose(
+        full.canonical_correlations_, reduced.canonical_correlations_, atol=1e-12
+    )
+    # the same pairs of scores, up to the sign of each pair (the sign rule reads the largest
+    # entry of x_weights_, which a split weight can change)
+    U, V = full.transform(np.column_stack([X, column]), Y)
+    U0, V0 = reduced.transform(X, Y)
+    signs = np.sign(np.sum(U * U0, axis=0))
+    np.testing.assert_allclose(U * signs, U0, atol=1e-12)
+    np.testing.assert_allclose(V * signs, V0, atol=1e-12)
+    # the minimum-norm directions: nothing on a constant column, an even split on a copy
+    if extra == "constant":
+        np.testing.assert_allclose(full.x_weights_[3], 0.0, atol=1e-12)
+    if extra == "duplicated":
+        np.testing.assert_allclose(full.x_weights_[1], full.x_weights_[3], atol=1e-12)
+
+
+def test_cca_with_more_columns_than_samples_correlates_perfectly(rng):
+    """p ≥ N − 1: the centred X spans every centred vector, so any y is matched exactly."""
+    cca = CCA(1).fit(rng.standard_normal((10, 20)), rng.standard_normal(10))
+    np.testing.assert_allclose(cca.canonical_correlations_, 1.0, atol=1e-12)
+    assert cca.x_weights_.shape == (20, 1)
+
+
+def test_cca_refuses_a_block_without_variance(rng):
     X = rng.standard_normal((30, 3))
-    X = np.column_stack([X, X[:, 0] + X[:, 1]])
-    with pytest.raises(ValueError, match="X has linearly dependent columns"):
-        CCA(1).fit(X, rng.standard_normal((30, 2)))
+    with pytest.raises(ValueError, match="y has no variance"):
+        CCA(1).fit(X, np.full(30, 2.0))
+    with pytest.raises(ValueError, match="X has no variance"):
+        CCA(1).fit(np.ones((30, 2)), X)
+    with pytest.raises(
+        ValueError, match=r"n_components=2 is larger than the data allow"
+    ):
+        CCA(2).fit(np.column_stack([X[:, 0], 2 * X[:, 0]]), X[:, :2])
 
 
 # --- kernel PCA ----------------------------------------------------------------------------------
@@ -610,7 +653,10 @@ def test_kernel_pca_separates_circles():
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"n_components": 6}, "n_components=6 must be smaller than n_features=6"),
+        (
+            {"n_components": 6},
+            "n_components=6 is larger than the data allow: at most 5",
+        ),
         ({"n_components": 0}, "n_components"),
         ({"n_components": 2, "method": "svd"}, "method"),
         ({"n_components": 2, "tol": -1.0}, "tol"),
@@ -647,12 +693,17 @@ def test_length_mismatch_names_the_arrays(est, rng):
 
 def test_pls_cca_kernel_pca_reject_too_many_components(rng):
     X = rng.standard_normal((20, 3))
-    with pytest.raises(ValueError, match="n_components=4 must be at most"):
+    with pytest.raises(
+        ValueError, match="n_components=4 is larger than the data allow: at most"
+    ):
         PLSRegression(4).fit(X, rng.standard_normal(20))
-    with pytest.raises(ValueError, match="n_components=3 must be at most"):
+    with pytest.raises(
+        ValueError, match="n_components=3 is larger than the data allow: at most"
+    ):
         CCA(3).fit(X, rng.standard_normal((20, 2)))
     with pytest.raises(
-        ValueError, match="n_components=21 must be at most n_samples=20"
+        ValueError,
+        match=r"n_components=21 is larger than the data allow: at most 20 \(n_samples=20",
     ):
         KernelPCA(21).fit(X)
     with pytest.raises(ValueError, match="gamma"):

@@ -399,10 +399,10 @@ def test_kuncheva_index():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda X, y: select_features(X, y, 0), "n_features must be >= 1"),
+        (lambda X, y: select_features(X, y, 0), "n_features must be .*>= 1"),
         (
             lambda X, y: select_features(X, y, 6),
-            "n_features=6 exceeds .*5 feature\\(s\\)",
+            "n_features=6 is larger than the data allow.*5 feature\\(s\\)",
         ),
         (lambda X, y: select_features(X, y, 2.5), "n_features must be an integer"),
         (
@@ -415,7 +415,7 @@ def test_kuncheva_index():
         (lambda X, y: select_features(X, y, 2, n_bins=1), "n_bins"),
         (
             lambda X, y: forward_selection(HistogramClassifier(), X, y, 6),
-            "n_features=6 exceeds",
+            "n_features=6 is larger than the data allow",
         ),
         (
             lambda X, y: backward_elimination(HistogramClassifier(), X, y, 0),

@@ -108,7 +108,7 @@ def test_basis_kernel(rng):
     np.testing.assert_allclose(k.diag(X), np.diag(k(X)), rtol=0, atol=tol)
     with pytest.raises(ValueError, match="basis must be callable"):
         BasisKernel("nope")(X)
-    with pytest.raises(ValueError, match="variance must be > 0"):
+    with pytest.raises(ValueError, match="variance must be .*> 0"):
         BasisKernel(affine_basis, 0.0)(X)
 
 
@@ -222,7 +222,7 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
             {"noise_variance": -1.0},
             [[0.0], [1.0]],
             [1.0, 2.0],
-            "noise_variance must be >= 0",
+            "noise_variance must be .*>= 0",
         ),
         (
             {"kernel": SquaredExponential(0.0)},
@@ -240,13 +240,13 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
             {"kernel": SquaredExponential(1.0, 0.0)},
             [[0.0], [1.0]],
             [1.0, 2.0],
-            "variance must be > 0",
+            "variance must be .*> 0",
         ),
         (
             {"kernel": SquaredExponential(1.0, -1.0)},
             [[0.0], [1.0]],
             [1.0, 2.0],
-            "variance must be > 0",
+            "variance must be .*> 0",
         ),
         (
             {"kernel": SquaredExponential([1.0, 1.0, 1.0])},
@@ -254,7 +254,7 @@ def test_duplicates_with_zero_noise_warn_about_jitter(rng):
             [1.0],
             "length_scale has 3",
         ),
-        ({"n_restarts": -1}, [[0.0], [1.0]], [1.0, 2.0], "n_restarts must be >= 0"),
+        ({"n_restarts": -1}, [[0.0], [1.0]], [1.0, 2.0], "n_restarts must be .*>= 0"),
         (
             {"optimize": "yes"},
             [[0.0], [1.0]],
@@ -330,16 +330,20 @@ ESTIMATOR_IDS = ["regressor", "classifier"]
     [
         (
             "rbf",
-            r"kernel must be a callable k\(X, Y\) with a diag\(X\) method.*got 'rbf'",
+            r"kernel must be None or a callable k\(X, Y\) with a diag\(X\) method.*got 'rbf'",
         ),
         (
             lambda X, Y=None: X @ X.T,
-            r"kernel must be a callable k\(X, Y\) with a diag\(X\) method",
+            r"kernel must be None or a callable k\(X, Y\) with a diag\(X\) method",
         ),
-        (_NoDiag(), r"kernel must be a callable k\(X, Y\) with a diag\(X\) method"),
+        (
+            _NoDiag(),
+            r"kernel must be None or a callable k\(X, Y\) with a diag\(X\) method",
+        ),
         (
             _FlatGram(),
-            r"kernel\(X\[:1\]\) and kernel.diag\(X\[:1\]\) must have shapes \(1, 1\) "
+            r"kernel\(X\[:1\], X\[:1\]\) and kernel.diag\(X\[:1\]\) must have shapes "
+            r"\(1, 1\) "
             r"and \(1,\); got \(1,\) and \(1,\)",
         ),
         (
@@ -374,7 +378,7 @@ def test_log_marginal_likelihood_at_other_theta_needs_a_learnable_kernel(Estimat
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"n_restarts": -1}, "n_restarts must be >= 0"),
+        ({"n_restarts": -1}, "n_restarts must be .*>= 0"),
         ({"n_restarts": 1.5}, "n_restarts must be an integer"),
         ({"optimize": "yes"}, "optimize must be True or False"),
     ],
@@ -467,9 +471,9 @@ def test_kalman_bad_data(X, y, match):
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"noise_variance": 0.0}, "noise_variance must be > 0"),
-        ({"weight_variance": -1.0}, "weight_variance must be > 0"),
-        ({"basis": 3}, "basis must be callable"),
+        ({"noise_variance": 0.0}, "noise_variance must be .*> 0"),
+        ({"weight_variance": -1.0}, "weight_variance must be .*> 0"),
+        ({"basis": 3}, "basis must be None or a callable"),
     ],
 )
 def test_kalman_bad_input(kwargs, match):
@@ -494,7 +498,7 @@ def test_kalman_bad_calls():
     ):
         kf.predict([[0.0]])
     with pytest.raises(ValueError, match="y contains NaN"):
-        kf.partial_fit([[0.0]], [np.nan])
+        kf.partial_fit([[0.0, 1.0]], [np.nan])
 
 
 # --- classification -------------------------------------------------------------------------------
