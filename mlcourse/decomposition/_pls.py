@@ -140,6 +140,12 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
         W, P = np.empty((p, r)), np.empty((p, r))
         C, T, U = np.empty((q, r)), np.empty((n, r)), np.empty((n, r))
         for k in range(r):
+            if not np.einsum("ij,ij->", Xk, Xk) > level:
+                raise ValueError(
+                    f"n_components={r} is too many: after {k} component(s) the "
+                    f"residual of X is numerically zero (X has rank {k}); use "
+                    f"n_components <= {k}."
+                )
             cross = Xk.T @ Yk
             if not np.linalg.norm(cross) > cross_level:
                 raise ValueError(

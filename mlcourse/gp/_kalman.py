@@ -154,8 +154,9 @@ class KalmanGPRegressor(RegressorMixin, BaseEstimator):
         )
         e, s = np.empty(len(z)), np.empty(len(z))
         for n, (phi, zn) in enumerate(zip(Phi, z)):
-            f = C.T @ phi
-            s[n] = var_v + f @ f  # innovation variance, ≥ σ_v²
+            with np.errstate(over="ignore", invalid="ignore"):  # checked on the next line
+                f = C.T @ phi
+                s[n] = var_v + f @ f  # innovation variance, ≥ σ_v²
             if not np.isfinite(s[n]):
                 raise ValueError(
                     f"X is too large for the filter: row {n} gives the innovation "

@@ -444,7 +444,7 @@ def _check_ndim(arr: np.ndarray, name: str, ndim) -> None:
         2: "a 2-D array of shape (n_samples, n_features)",
     }
     shape_of = (
-        f"a scalar {arr[()]!r}"
+        f"a scalar {_short(arr[()])}"
         if arr.ndim == 0
         else f"a {arr.ndim}-D array of shape {arr.shape}"
     )
