@@ -167,7 +167,7 @@ class PPCA(TransformerMixin, _LatentBase):
         self._reset()
         method = self.method
         rng = check_random_state(self.random_state)
-        X = self._validate(X, fitting=True)
+        X = self._checked_X(X, fitting=True)
         n, p = X.shape
         r = latent_dimension(self.n_components, p)
         if method == "closed_form":
@@ -209,7 +209,7 @@ class PPCA(TransformerMixin, _LatentBase):
         tags.input_tags.allow_nan = self.method == "em"  # NaN = a missing value
         return tags
 
-    def _validate(self, X, fitting=False):
+    def _checked_X(self, X, fitting=False):
         """X for ``fit`` (at least 2 rows) or a prediction method; NaN is a missing value
         with ``method="em"``."""
         allow_nan = self.method == "em"
@@ -229,7 +229,7 @@ class PPCA(TransformerMixin, _LatentBase):
         return X
 
     def _posterior(self, X):
-        X = self._validate(X)
+        X = self._checked_X(X)
         observed = ~np.isnan(X)
         observed = None if observed.all() else observed
         E = X - self.mean_

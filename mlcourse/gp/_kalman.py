@@ -154,7 +154,9 @@ class KalmanGPRegressor(RegressorMixin, BaseEstimator):
         )
         e, s = np.empty(len(z)), np.empty(len(z))
         for n, (phi, zn) in enumerate(zip(Phi, z)):
-            with np.errstate(over="ignore", invalid="ignore"):  # checked on the next line
+            with np.errstate(
+                over="ignore", invalid="ignore"
+            ):  # checked on the next line
                 f = C.T @ phi
                 s[n] = var_v + f @ f  # innovation variance, ≥ σ_v²
             if not np.isfinite(s[n]):

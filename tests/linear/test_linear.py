@@ -1151,6 +1151,8 @@ def test_sgd_stops_within_its_stated_accuracy():
     for seed in range(3):
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)  # it meets its tol
-            sgd = LogisticRegression(alpha=1.0, solver="sgd", random_state=seed).fit(X, y)
+            sgd = LogisticRegression(alpha=1.0, solver="sgd", random_state=seed).fit(
+                X, y
+            )
         error = np.linalg.norm(np.r_[sgd.intercept_, sgd.coef_.ravel()] - w_star)
         assert error <= bound, (error, bound)
