@@ -23,6 +23,7 @@ exports is tested here, and a test below fails if one is defined but not exporte
 import copy
 import inspect
 import re
+import warnings
 from importlib import import_module
 
 import numpy as np
@@ -484,6 +485,27 @@ def test_bad_y_in_fit_is_named(est, kind, make, regex):
     with pytest.raises(ValueError) as info:
         clone(est).fit(X, y_bad)
     _check_message(info.value, y_bad, regex)
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("scale", [1e150, 1e-150])
+@pytest.mark.parametrize("est, kind", CASES, ids=IDS)
+def test_extreme_scales_work_or_are_named(est, kind, scale):
+    """X × 1e±150 (issue 25): the fit and every prediction are finite, without an overflow
+    or a 0/0 on the way (RuntimeWarnings are errors here), or a ValueError names X."""
+    X, y = _data(kind, seed=0)
+    Xs = scale * X
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        try:
+            fitted = clone(est).fit(Xs) if y is None else clone(est).fit(Xs, y)
+            outputs = _outputs(fitted, Xs)
+        except ValueError as error:
+            assert "X" in str(error), str(error)
+            return
+    for name, value in outputs.items():
+        if value.dtype.kind == "f":
+            assert np.all(np.isfinite(value)), name
 
 
 # --- discovery ------------------------------------------------------------------------------------

@@ -175,7 +175,8 @@ def network_objective(X, T, W, centers, widths, alpha: float = 0.0):
     B = (E @ W[:, 1:]) * Phi  # b_nj = φ_j(x_n) Σ_k e_nk w_kj, (N, M)
     s2 = widths**2
     dcenters = -(B.T @ X - B.sum(axis=0)[:, None] * centers) / s2[:, None]
-    dwidths = -np.einsum("nj,nj->j", B, sq_dist(X, centers)) / (s2 * widths)
+    # divided in two steps: σ_j³ over- or underflows for inputs of scale 1e±150 where σ_j² does not
+    dwidths = -np.einsum("nj,nj->j", B, sq_dist(X, centers)) / s2 / widths
     return J, (dW, dcenters, dwidths)
 
 
