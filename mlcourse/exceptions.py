@@ -15,7 +15,9 @@ model-selection tools recognise them):
 * :class:`UndefinedMetricWarning` — a ratio metric had a zero denominator (e.g. precision with no
   predicted positives).
 
-:class:`SeparationWarning` is mlcourse's own.
+:class:`SeparationWarning` is mlcourse's own, and so is :class:`InvalidParameterError` (a bad
+hyperparameter or argument: scikit-learn raises a class of the same name and bases, from a private
+module).
 """
 
 from __future__ import annotations
@@ -31,8 +33,20 @@ __all__ = [
     "ConvergenceWarning",
     "SeparationWarning",
     "UndefinedMetricWarning",
+    "InvalidParameterError",
 ]
 
 
 class SeparationWarning(UserWarning):
     """The training data are linearly separable, so the maximum-likelihood weights are infinite."""
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A hyperparameter (or a function's argument) of the wrong type or out of its range.
+
+    Both a :class:`ValueError` and a :class:`TypeError`, as scikit-learn's exception of the same
+    name, so ``except ValueError`` catches a bad value and ``except TypeError`` a bad type, and
+    code written for either library handles both. Raised by
+    :func:`mlcourse.utils.validation.validate_params`; the message names the parameter, what it
+    must be and what it got.
+    """

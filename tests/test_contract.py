@@ -8,21 +8,32 @@ starts fresh, and a fit that raises leaves the estimator unfitted; prediction be
 or wrongly shaped input and bad hyperparameters raise a ``ValueError`` that names the argument;
 ``sklearn.base.clone`` works.
 
+The bad-input battery (issue 25) runs on every estimator found: each declares
+``_parameter_constraints`` for every ``__init__`` parameter; a value of a wrong type, and every
+value its constraints exclude, raises ``InvalidParameterError`` naming the estimator and the
+parameter; and bad data — 3-D, complex, strings, objects, no samples, no features, ragged,
+infinite, mismatched lengths, NaN, complex or mixed-type labels, a missing y — raise a
+``ValueError`` (a ``TypeError`` for a non-numeric object) whose message names X or y, with the
+shape or the bad value, in ``fit`` and in every prediction method.
+
 The estimators are discovered: every class deriving from ``BaseEstimator`` that a public module
 exports is tested here, and a test below fails if one is defined but not exported.
 """
 
 import copy
 import inspect
+import re
+import warnings
 from importlib import import_module
 
 import numpy as np
 import pytest
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier
 
 from mlcourse.base import BaseEstimator
-from mlcourse.exceptions import NotFittedError
+from mlcourse.exceptions import InvalidParameterError, NotFittedError
 from mlcourse.utils.discovery import all_estimators, public_modules
+from mlcourse.utils.validation import validate_params
 
 
 def _data(kind, seed, n=40, d=3):
@@ -107,7 +118,7 @@ CASES = [
     for params in PARAMS.get(name, [{}])
 ]
 IDS = [repr(est) for est, _ in CASES]
-OUTPUTS = ("predict", "predict_proba", "transform")
+OUTPUTS = ("predict", "predict_proba", "transform", "decision_function")
 
 
 def _fit(est, kind, seed):
@@ -251,6 +262,250 @@ def test_failed_refit_leaves_the_estimator_unfitted(est, kind, failure):
         if hasattr(est, name):
             with pytest.raises(NotFittedError):
                 getattr(est, name)(X_ok)
+
+
+# --- the bad-input battery (issue 25) -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, cls", ESTIMATORS, ids=[n for n, _ in ESTIMATORS])
+def test_constraints_cover_every_parameter(name, cls):
+    """One declaration per estimator: a constraint for each ``__init__`` parameter, no more."""
+    params = set(inspect.signature(cls.__init__).parameters) - {"self"}
+    declared = getattr(cls, "_parameter_constraints", None)
+    assert isinstance(declared, dict), f"{name} declares no _parameter_constraints"
+    assert set(declared) == params, (set(declared) ^ params, name)
+
+
+class _BadType:
+    """No constraint admits this (scikit-learn's check_param_validation uses the same trick)."""
+
+    def __repr__(self):
+        return "_BadType()"
+
+
+# values to try against every constraint; those the declaration does not admit must raise
+_CANDIDATES = [
+    np.nan,
+    np.inf,
+    -np.inf,
+    -1.0,
+    -1,
+    0,
+    0.0,
+    0.5,
+    1,
+    2.5,
+    "not-an-option",
+    True,
+]
+
+
+def _admitted(est, name, value):
+    try:
+        validate_params({name: est._parameter_constraints[name]}, {name: value})
+    except InvalidParameterError:
+        return False
+    return True
+
+
+def _parameter_cases():
+    for est, kind in CASES:
+        for name in est.get_params():
+            if est._parameter_constraints.get(name) == "no_validation":
+                continue
+            bad = [_BadType()] + [v for v in _CANDIDATES if not _admitted(est, name, v)]
+            for value in bad:
+                yield pytest.param(
+                    est, kind, name, value, id=f"{type(est).__name__}.{name}={value!r}"
+                )
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("est, kind, name, value", list(_parameter_cases()))
+def test_excluded_parameter_value_is_named(est, kind, name, value):
+    """fit refuses every value the declaration excludes, before any data are touched, with an
+    InvalidParameterError (ValueError and TypeError, as scikit-learn's) naming the estimator,
+    the parameter and the value."""
+    est = clone(est).set_params(**{name: value})
+    X, y = _data(kind, seed=0)
+    with pytest.raises(InvalidParameterError) as info:
+        est.fit(X) if y is None else est.fit(X, y)
+    assert isinstance(info.value, ValueError) and isinstance(info.value, TypeError)
+    message = str(info.value)
+    assert message.startswith(f"{type(est).__name__}: {name} must be "), message
+    assert f"got {value!r}" in message or "got nan" in message, message
+
+
+def _ragged(X):
+    rows = X.tolist()
+    rows[1] = rows[1][:-1]
+    return rows
+
+
+def _with_object(X):
+    Xo = X.astype(object)
+    Xo[0, 0] = {"a": 1}
+    return Xo
+
+
+# (case, bad X from a good one, exception, regex): every message names X and what is wrong
+X_CASES = [
+    (
+        "3-D",
+        lambda X: X[:, :, None],
+        ValueError,
+        r"X must be a 2-D array .*got a 3-D array",
+    ),
+    (
+        "complex",
+        lambda X: X + 1j,
+        ValueError,
+        r"X holds complex numbers \(dtype complex128",
+    ),
+    (
+        "strings",
+        lambda X: X.astype(str),
+        ValueError,
+        r"X must be numeric; it holds strings",
+    ),
+    ("object", _with_object, TypeError, r"X must be numeric; X\[0, 0\] = \{'a': 1\}"),
+    (
+        "no samples",
+        lambda X: X[:0],
+        ValueError,
+        r"X has 0 sample\(s\) \(shape=\(0, 3\)\)",
+    ),
+    ("no features", lambda X: X[:, :0], ValueError, r"X has 0 feature\(s\) \(shape="),
+    ("ragged", _ragged, ValueError, r"X is ragged: its rows have different lengths"),
+    (
+        "infinity",
+        lambda X: np.where(X > 1.5, np.inf, X),
+        ValueError,
+        "X contains infinity",
+    ),
+]
+X_IDS = [case[0] for case in X_CASES]
+
+
+def _check_message(error, X_bad, regex):
+    """The message matches, and does not print the array (complex: no entry of it)."""
+    message = str(error)
+    assert re.search(regex, message), (regex, message)
+    assert len(message) < 400, message
+    if isinstance(X_bad, np.ndarray) and X_bad.dtype.kind == "c":
+        assert str(X_bad.flat[0]) not in message and repr(X_bad.flat[0]) not in message
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("case, make, error, regex", X_CASES, ids=X_IDS)
+@pytest.mark.parametrize("est, kind", CASES, ids=IDS)
+def test_bad_X_in_fit_is_named(est, kind, case, make, error, regex):
+    X, y = _data(kind, seed=0)
+    X_bad = make(X)
+    if case == "no samples" and y is not None:
+        y = y[:0]
+    with pytest.raises(error) as info:
+        clone(est).fit(X_bad) if y is None else clone(est).fit(X_bad, y)
+    _check_message(info.value, X_bad, regex)
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("case, make, error, regex", X_CASES, ids=X_IDS)
+@pytest.mark.parametrize("est, kind", CASES, ids=IDS)
+def test_bad_X_in_every_prediction_method_is_named(est, kind, case, make, error, regex):
+    fitted = _fit(clone(est), kind, seed=0)
+    X_bad = make(_data(kind, seed=1)[0])
+    for method in OUTPUTS:
+        if hasattr(fitted, method):
+            with pytest.raises(error) as info:
+                getattr(fitted, method)(X_bad)
+            _check_message(info.value, X_bad, regex)
+
+
+def _mixed_labels(y):
+    """Labels 0 and "one" (a DataFrame column of mixed types gives such an object array)."""
+    mixed = y.astype(object)
+    mixed[y == 1] = "one"
+    return mixed
+
+
+def _y_cases(est, kind):
+    """(case, bad y, regex) that apply to this estimator's targets."""
+    tags = est.__sklearn_tags__()
+    n = 40
+    cases = [
+        (
+            "length",
+            lambda y: y[:-1],
+            r"X and y have inconsistent numbers of samples: X has "
+            r"40 \(shape \(40, 3\)\), y has 39",
+        ),
+        (
+            "NaN",
+            lambda y: np.where(np.arange(n) == 3, np.nan, y),
+            r"Input y contains NaN",
+        ),
+        ("complex", lambda y: y + 1j, r"y holds complex numbers"),
+        ("None", lambda y: None, r"requires y to be passed, but the target y is None"),
+    ]
+    if not tags.target_tags.multi_output:
+        cases.append(
+            (
+                "3 columns",
+                lambda y: np.column_stack([y, y, y]),
+                r"y must be a 1-D array",
+            )
+        )
+    if is_classifier(est):
+        cases.append(("mixed labels", _mixed_labels, r"y mixes label types: "))
+    elif kind != "binary":  # a numeric target
+        cases.append(
+            ("strings", lambda y: y.astype(str), r"y must be numeric; it holds strings")
+        )
+    return cases
+
+
+def _target_cases():
+    for est, kind in CASES:
+        if kind == "none":
+            continue
+        for case, make, regex in _y_cases(est, kind):
+            yield pytest.param(est, kind, make, regex, id=f"{est!r}-{case}")
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("est, kind, make, regex", list(_target_cases()))
+def test_bad_y_in_fit_is_named(est, kind, make, regex):
+    X, y = _data(kind, seed=0)
+    if kind == "binary":
+        y = np.where(
+            y == 1, 1, 0
+        )  # labels 0/1 whose "1" the mixed case turns into a string
+    y_bad = make(y)
+    with pytest.raises(ValueError) as info:
+        clone(est).fit(X, y_bad)
+    _check_message(info.value, y_bad, regex)
+
+
+@pytest.mark.filterwarnings("ignore::Warning")
+@pytest.mark.parametrize("scale", [1e150, 1e-150])
+@pytest.mark.parametrize("est, kind", CASES, ids=IDS)
+def test_extreme_scales_work_or_are_named(est, kind, scale):
+    """X × 1e±150 (issue 25): the fit and every prediction are finite, without an overflow
+    or a 0/0 on the way (RuntimeWarnings are errors here), or a ValueError names X."""
+    X, y = _data(kind, seed=0)
+    Xs = scale * X
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        try:
+            fitted = clone(est).fit(Xs) if y is None else clone(est).fit(Xs, y)
+            outputs = _outputs(fitted, Xs)
+        except ValueError as error:
+            assert "X" in str(error), str(error)
+            return
+    for name, value in outputs.items():
+        if value.dtype.kind == "f":
+            assert np.all(np.isfinite(value)), name
 
 
 # --- discovery ------------------------------------------------------------------------------------

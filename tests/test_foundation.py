@@ -14,6 +14,7 @@ from mlcourse.base import BaseEstimator, ClassifierMixin
 from mlcourse.exceptions import NotFittedError
 from mlcourse.utils.validation import (
     check_array,
+    check_is_fitted,
     check_random_state,
     check_scalar,
     encode_labels,
@@ -31,7 +32,7 @@ def test_check_array_messages():
         check_array([[1.0, np.nan]])
     with pytest.raises(ValueError, match="X contains infinity"):
         check_array([[1.0, np.inf]])
-    with pytest.raises(ValueError, match="at least 2 sample"):
+    with pytest.raises(ValueError, match=r"1 sample\(s\).*a minimum of 2 is required"):
         check_array([[1.0, 2.0]], min_samples=2)
     with pytest.raises(ValueError, match="X must be numeric"):
         check_array([["a", "b"]])
@@ -50,13 +51,13 @@ def test_encode_labels():
 
 def test_check_scalar_and_random_state():
     assert check_scalar(0.5, "alpha", low=0) == 0.5
-    with pytest.raises(ValueError, match="alpha must be >= 0; got -1"):
+    with pytest.raises(ValueError, match="alpha must be .*>= 0; got -1"):
         check_scalar(-1, "alpha", low=0)
-    with pytest.raises(ValueError, match="gamma must be > 0"):
+    with pytest.raises(ValueError, match="gamma must be .*> 0"):
         check_scalar(0.0, "gamma", low=0, low_inclusive=False)
-    with pytest.raises(ValueError, match="must be finite"):
+    with pytest.raises(ValueError, match="must be a finite"):
         check_scalar(np.nan, "alpha", low=0)
-    with pytest.raises(ValueError, match="must be a real number"):
+    with pytest.raises(ValueError, match="must be a finite real number"):
         check_scalar("1", "alpha")
     with pytest.raises(ValueError, match="must be an integer"):
         check_scalar(1.5, "max_iter", integer=True)
@@ -78,7 +79,7 @@ class Toy(ClassifierMixin, BaseEstimator):
         return self
 
     def predict_proba(self, X):
-        self._check_fitted()
+        check_is_fitted(self)
         return np.tile([0.3, 0.7], (len(X), 1))
 
 
@@ -321,11 +322,11 @@ def test_gaussian_classes(rng):
 @pytest.mark.parametrize(
     "n_per_class, match",
     [
-        (2.5, "n_per_class must be an integer; got 2.5"),
-        (np.nan, "n_per_class must be an integer; got nan"),
-        (0, "n_per_class must be >= 1; got 0"),
-        ([3, -1], "n_per_class must be >= 1; got -1"),
-        ([3, 2.0], "n_per_class must be an integer; got 2.0"),
+        (2.5, "n_per_class must be .*integer.*; got 2.5"),
+        (np.nan, "n_per_class must be .*integer.*; got nan"),
+        (0, "n_per_class must be .*>= 1; got 0"),
+        ([3, -1], "n_per_class must be .*>= 1; got -1"),
+        ([3, 2.0], "n_per_class must be .*integer.*; got 2.0"),
         (
             [3, 3, 3],
             r"n_per_class must be one int or a sequence of 2 ints.*got \[3, 3, 3\]",
@@ -334,8 +335,8 @@ def test_gaussian_classes(rng):
             np.ones((2, 1), dtype=int),
             "n_per_class must be one int or a sequence of 2 ints",
         ),
-        ([[1, 2], 3], "n_per_class must be an integer; got \\[1, 2\\]"),
-        ("10", "n_per_class must be an integer; got '10'"),
+        ([[1, 2], 3], "n_per_class must be .*integer.*; got \\[1, 2\\]"),
+        ("10", "n_per_class must be .*integer.*; got '10'"),
     ],
 )
 def test_gaussian_classes_rejects_bad_n_per_class(n_per_class, match):

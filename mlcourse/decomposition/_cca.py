@@ -16,53 +16,67 @@ the least-squares regression of t on x.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from scipy import linalg
 
 from ..base import TransformerMixin
-from ..utils.validation import check_consistent_length, check_scalar
+from ..utils.validation import Interval, check_at_most, validate_data
 from ._pca_routes import RANK_RTOL, largest_signs
-from ._pls import check_targets
+from ._pls import second_block
 from ._sklearn_base import _LatentBase
 
 __all__ = ["CCA"]
 
 
 def _whitening(A, name: str):
-    """Q (N, k), and the map M (k, k) with A_c M = Q·√(N − 1): unit-variance, uncorrelated
-    scores. From the pivoted QR A_c P = Q R, M = P R⁻¹√(N − 1).
+    """Q (N, m) with orthonormal columns spanning the centred A's columns, and the map M (k, m)
+    with A_c M = Q·√(N − 1): unit-variance, uncorrelated scores (m = k for full column rank).
 
-    A column that is (numerically) a linear combination of the others makes C singular and the
-    canonical directions undefined: |R_kk| ≤ eps·max(N, k)·|R_11| (the rank rule of
-    :mod:`._pca_routes`, on singular values' scale) raises a ValueError.
+    Full column rank: from the pivoted QR A_c P = Q R, M = P R⁻¹√(N − 1). A column that is
+    (numerically) a combination of the others — a constant or duplicated column, collinear
+    columns, more columns than N − 1 — makes C singular: |R_kk| ≤ eps·max(N, k)·|R_11| (the rank
+    rule of :mod:`._pca_routes`, on singular values' scale). Then the pseudo-inverse: from the
+    thin SVD A_c = U S Vᵀ, keep the m singular values above that level, Q = U_m and
+    M = V_m S_m⁻¹√(N − 1), so that a = M ã is the minimum-norm direction with the scores Q ã
+    (the canonical correlations are those of the column spaces, as scikit-learn's CCA fits
+    such data). An A with no variance at all raises a ValueError.
     """
     n, k = A.shape
     Q, R, perm = linalg.qr(A, mode="economic", pivoting=True, check_finite=False)
     diag = np.abs(np.diag(R))
     rank = int(np.sum(diag > RANK_RTOL * max(n, k) * diag[0])) if diag[0] > 0 else 0
-    if rank < k:
-        what = (
-            "has no variance"
-            if rank == 0
-            else f"has linearly dependent columns (numerical rank {rank} < {k})"
-        )
+    if rank == 0:
         raise ValueError(
-            f"{name} {what}, so its covariance matrix is singular and the canonical "
-            f"directions are not defined; remove redundant columns (or regularise: "
-            f"add κI to its covariance, as in the chapter's exercise)."
+            f"{name} has no variance (every column is constant), so no direction of it "
+            "correlates with anything; canonical correlations are not defined."
         )
-    M = np.empty((k, k))
-    M[perm] = linalg.solve_triangular(R, np.eye(k) * np.sqrt(n - 1), check_finite=False)
-    return Q, M
+    if rank == k:
+        M = np.empty((k, k))
+        M[perm] = linalg.solve_triangular(
+            R, np.eye(k) * np.sqrt(n - 1), check_finite=False
+        )
+        return Q, M
+    U, sv, Vt = linalg.svd(A, full_matrices=False, check_finite=False)
+    m = int(np.sum(sv > RANK_RTOL * max(n, k) * sv[0]))
+    return U[:, :m], Vt[:m].T * (np.sqrt(n - 1) / sv[:m])
 
 
 class CCA(TransformerMixin, _LatentBase):
     """Canonical correlation analysis by the SVD of C_xx^{-1/2} C_xy C_yy^{-1/2}.
 
+    Singular covariances fit: a constant or duplicated column, collinear columns, or more
+    columns than samples make C_xx (or C_yy) singular, and the canonical directions are then
+    found in the column space of the centred block, by its pseudo-inverse (see
+    :func:`_whitening`): the minimum-norm directions, and correlations that are those of the
+    column spaces (so p ≥ N − 1 gives correlations of 1: any y can be matched).
+
     Parameters
     ----------
     n_components : int
-        r ≤ min(p, q, N − 1): the number of pairs of canonical directions.
+        r ≤ min(rank X_c, rank Y_c) (≤ min(p, q, N − 1)): the number of pairs of canonical
+        directions.
 
     Attributes
     ----------
@@ -77,6 +91,10 @@ class CCA(TransformerMixin, _LatentBase):
     n_components_, n_features_in_, n_targets_ : int
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(self, n_components=2):
         self.n_components = n_components
 
@@ -86,19 +104,23 @@ class CCA(TransformerMixin, _LatentBase):
         """Fit to X of shape (N, p) and Y (named `y`, as in scikit-learn) of shape (N, q) or
         (N,)."""
         self._reset()
-        X, Y, _ = self._validate_Xy(X, y, multi_output=True)
+        X, y = validate_data(
+            self, X, y, y_numeric=True, multi_output=True, ensure_min_samples=2
+        )
+        Y = y.reshape(len(y), -1)
         n, p = X.shape
         q = Y.shape[1]
-        r = check_scalar(self.n_components, "n_components", low=1, integer=True)
-        if r > min(p, q, n - 1):
-            raise ValueError(
-                f"n_components={r} must be at most min(n_features, n_targets, "
-                f"n_samples − 1) = {min(p, q, n - 1)}: there are no more pairs of "
-                f"canonical directions."
-            )
         x_mean, y_mean = X.mean(axis=0), Y.mean(axis=0)
         Qx, Mx = _whitening(X - x_mean, "X")
         Qy, My = _whitening(Y - y_mean, "y")
+        r = check_at_most(
+            self.n_components,
+            "n_components",
+            min(Qx.shape[1], Qy.shape[1]),
+            f"the numerical ranks of the centred X ({Qx.shape[1]}) and y "
+            f"({Qy.shape[1]}), each at most min(n_features, n_targets, n_samples − 1) "
+            f"= {min(p, q, n - 1)}: there are no more pairs of canonical directions",
+        )
         A, rho, Bt = linalg.svd(Qx.T @ Qy, full_matrices=False, check_finite=False)
         a, b = Mx @ A[:, :r], My @ Bt[:r].T
         signs = largest_signs(a.T)  # the same flip for the pair
@@ -110,13 +132,13 @@ class CCA(TransformerMixin, _LatentBase):
 
     def transform(self, X, y=None):
         """The x-scores (x − x̄)ᵀa_i, shape (N, r); with `y` also the y-scores (y − ȳ)ᵀb_i."""
-        X = self._validate_X(X, fitting=False)
+        if y is None:
+            X = validate_data(self, X, reset=False)
+        else:
+            X, Y = second_block(self, X, y)
         scores = (X - self.x_mean_) @ self.x_weights_
         if y is None:
             return scores
-        Y, _ = check_targets(y, "y")
-        check_consistent_length(X=X, y=Y)
-        self._check_width(Y, "y", "n_targets_")
         return scores, (Y - self.y_mean_) @ self.y_weights_
 
     def fit_transform(self, X, y):

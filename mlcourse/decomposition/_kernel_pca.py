@@ -15,13 +15,15 @@ dual route).
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.sparse.linalg import eigsh
 
 from ..base import TransformerMixin
-from ..kernels import get_kernel
-from ..utils.validation import check_scalar
-from ._pca_routes import _top_eigh, flip_signs
+from ..kernels import KERNELS, get_kernel
+from ..utils.validation import Interval, StrOptions, check_at_most, validate_data
+from ._pca_routes import RANK_RTOL, _top_eigh, flip_signs
 from ._sklearn_base import _LatentBase
 
 __all__ = ["KernelPCA"]
@@ -60,7 +62,8 @@ class KernelPCA(TransformerMixin, _LatentBase):
         1 ≤ n_components ≤ N.
     kernel : str, Kernel or callable
         Resolved by :func:`mlcourse.kernels.get_kernel`: ``"rbf"``, ``"linear"``, …, a
-        :class:`~mlcourse.kernels.Kernel`, or a callable k(X, Y) → (n, m).
+        :class:`~mlcourse.kernels.Kernel`, or a callable k(A, B) → (n, m), always called with
+        two arguments (k(X, X) for the training matrix).
     gamma : float or None
         The RBF kernel's γ in exp(−γ‖x − x′‖²); None: 1/p, as scikit-learn. Ignored by kernels
         without it.
@@ -68,7 +71,10 @@ class KernelPCA(TransformerMixin, _LatentBase):
     Attributes
     ----------
     eigenvalues_ : ndarray of shape (r,)
-        The top eigenvalues λ_i of K̃, decreasing (rounding below zero set to 0).
+        The top eigenvalues λ_i of K̃, decreasing. Those at rounding level,
+        |λ_i| ≤ eps·N·λ_1 (the eigensolver's and the kernel's rounding, Weyl's bound), and any
+        below zero are set to 0, as scikit-learn does: their directions are noise, and
+        dividing by √λ_i would blow the noise up in ``transform``.
     eigenvectors_ : ndarray of shape (N, r)
         The unit eigenvectors a_i, largest-|·| entry positive (scikit-learn's ``svd_flip``).
     X_fit_ : ndarray of shape (N, p)
@@ -81,6 +87,12 @@ class KernelPCA(TransformerMixin, _LatentBase):
     n_components_, n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "kernel": [StrOptions(tuple(KERNELS)), callable],
+        "gamma": [None, Interval(Real, 0, None, closed="neither")],
+    }
+
     def __init__(self, n_components=2, kernel="rbf", gamma=None):
         self.n_components = n_components
         self.kernel = kernel
@@ -89,19 +101,17 @@ class KernelPCA(TransformerMixin, _LatentBase):
     def fit(self, X, y=None):
         """Centre the kernel matrix of X (N, p) and take its top eigenpairs; ``y`` is ignored."""
         self._reset()
-        if self.gamma is not None:
-            check_scalar(self.gamma, "gamma", low=0, low_inclusive=False)
-        X = self._validate_X(X, fitting=True, min_samples=2)
+        X = validate_data(self, X, ensure_min_samples=2)
         n, p = X.shape
-        r = check_scalar(self.n_components, "n_components", low=1, integer=True)
-        if r > n:
-            raise ValueError(
-                f"n_components={r} must be at most n_samples={n}, the order of the "
-                f"kernel matrix."
-            )
+        r = check_at_most(
+            self.n_components,
+            "n_components",
+            n,
+            f"n_samples={n}, the order of the kernel matrix",
+        )
         gamma = 1.0 / p if self.gamma is None else float(self.gamma)
         kernel = get_kernel(self.kernel, gamma=gamma)
-        K = np.array(kernel(X), dtype=float)
+        K = np.array(kernel(X, X), dtype=float)
         if K.shape != (n, n) or not np.all(np.isfinite(K)):
             raise ValueError(
                 f"kernel must return a finite ({n}, {n}) matrix for X of shape "
@@ -117,7 +127,8 @@ class KernelPCA(TransformerMixin, _LatentBase):
             vals, vecs = vals[order], vecs[:, order]
         else:
             vals, vecs = _top_eigh(K, r)
-        self.eigenvalues_ = np.maximum(vals, 0.0)
+        level = RANK_RTOL * n * max(vals[0], 0.0)  # rounding of λ_i (see eigenvalues_)
+        self.eigenvalues_ = np.where(vals > level, vals, 0.0)
         self.eigenvectors_ = flip_signs(vecs.T.copy()).T
         self.X_fit_, self.kernel_, self.gamma_ = X, kernel, gamma
         self.K_fit_rows_, self.K_fit_all_ = row_means, grand_mean
@@ -132,7 +143,7 @@ class KernelPCA(TransformerMixin, _LatentBase):
 
     def transform(self, X) -> np.ndarray:
         """y_i(x) = Σ_n a_in k̃(x, x_n)/√λ_i, shape (M, r) (Bishop 12.82)."""
-        return self._project(self._validate_X(X, fitting=False))[0]
+        return self._project(validate_data(self, X, reset=False))[0]
 
     def _project(self, X):
         """The projections of validated X, and the row means of its raw kernel with X_fit_."""
@@ -147,7 +158,7 @@ class KernelPCA(TransformerMixin, _LatentBase):
         ‖φ(x) − φ̄‖² = k(x, x) − 2 mean_m k(x, x_m) + mean(K) (on the training data,
         Σ_{i≤r} λ_i / tr K̃). ``y`` is ignored. Higher is better, as scikit-learn's model
         selection expects."""
-        X = self._validate_X(X, fitting=False)
+        X = validate_data(self, X, reset=False)
         Y, row_means = self._project(X)
         self_k = np.array(
             [float(np.asarray(self.kernel_(x[None, :], x[None, :]))[0, 0]) for x in X]

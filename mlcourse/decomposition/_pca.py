@@ -8,15 +8,17 @@ component's sign is fixed so that its largest-|·| entry is positive (scikit-lea
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from sklearn.base import ClassNamePrefixFeaturesOutMixin
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import (
+    Interval,
+    StrOptions,
     check_array,
-    check_bool,
-    check_option,
-    check_scalar,
+    check_at_most,
     validate_data,
 )
 from ._pca_routes import (
@@ -70,6 +72,12 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     n_components_, n_samples_, n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "n_components": [None, Interval(Integral, 1, None, closed="left")],
+        "method": [StrOptions(METHODS)],
+        "whiten": ["boolean"],
+    }
+
     def __init__(self, n_components=None, method: str = "eig", whiten: bool = False):
         self.n_components = n_components
         self.method = method
@@ -78,26 +86,25 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         """Learn the mean and the components from X of shape (N, D); ``y`` is ignored."""
         self._reset()  # any failed fit leaves no fitted state
-        X = validate_data(self, X, dtype=np.float64, ensure_min_samples=2)
-        method = check_option(self.method, "method", METHODS)
-        check_bool(self.whiten, "whiten")
+        X = validate_data(self, X, ensure_min_samples=2)
+        method = self.method
         n, d = X.shape
         limit = min(n, d) if method != "dual" else min(n - 1, d)
+        why = (
+            "N − 1, the rank of centred data in the dual route"
+            if method == "dual"
+            else "min(n_samples, n_features)"
+        )
         k = (
             limit
             if self.n_components is None
-            else check_scalar(self.n_components, "n_components", low=1, integer=True)
+            else check_at_most(
+                self.n_components,
+                "n_components",
+                limit,
+                f"{why} for X of shape {X.shape}",
+            )
         )
-        if k > limit:
-            why = (
-                "N − 1, the rank of centred data in the dual route"
-                if method == "dual"
-                else "min(n_samples, n_features)"
-            )
-            raise ValueError(
-                f"n_components={k} is larger than the data allow: at most {limit} "
-                f"({why}) for X of shape {X.shape}."
-            )
         mean = X.mean(axis=0)
         Xc = X - mean
         total = np.einsum("ij,ij->", Xc, Xc)  # trace of XcᵀXc, before a route reuses Xc
@@ -139,7 +146,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def transform(self, X) -> np.ndarray:
         """Projections z_ni = (x_n − x̄)ᵀu_i, shape (N, M); divided by √variance if ``whiten``."""
-        X = self._check_X(X)
+        X = validate_data(self, X, reset=False)
         Z = (X - self.mean_) @ self.components_.T
         if self.whiten:
             Z /= np.sqrt(self.explained_variance_)
@@ -147,7 +154,7 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     def inverse_transform(self, Z) -> np.ndarray:
         """Reconstruction x̃_n = x̄ + Σ_{i≤M} z_ni u_i (lecture 000 / Bishop 12.20), shape (N, D)."""
-        Z = self._check_X(Z, "Z", "n_components_")
+        Z = validate_data(self, Z, reset=False, name="Z", n_features=self.n_components_)
         if self.whiten:
             Z = Z * np.sqrt(self.explained_variance_)
         return Z @ self.components_ + self.mean_

@@ -17,28 +17,37 @@ R = W(PᵀW)⁻¹ (``x_rotations_``) and the regression coefficients B = R Cᵀ.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from scipy import linalg
 
 from ..base import RegressorMixin, TransformerMixin
 from ..utils.validation import (
-    check_array,
-    check_bool,
-    check_consistent_length,
-    check_scalar,
+    Interval,
+    check_at_most,
+    check_not_constant,
+    validate_data,
 )
 from ._pca_routes import RANK_RTOL, flip_signs
 from ._sklearn_base import _LatentBase
 
-__all__ = ["PLSRegression", "check_targets"]
+__all__ = ["PLSRegression", "second_block"]
 
 
-def check_targets(Y, name: str = "Y"):
-    """`Y` as a finite (N, q) array, and its number of dimensions (1 or 2) as given."""
-    arr = np.asarray(Y)
-    if arr.ndim == 1:
-        return check_array(arr, name, ndim=1)[:, None], 1
-    return check_array(arr, name), 2
+def second_block(estimator, X, y):
+    """X (for a prediction method) and the second block `y` of ``transform(X, y)``: y as a
+    finite (N, q) array with the q = ``n_targets_`` columns of ``fit``, and X as validated."""
+    X, Y = validate_data(
+        estimator, X, y, reset=False, y_numeric=True, multi_output=True
+    )
+    Y = Y.reshape(len(Y), -1)
+    if Y.shape[1] != estimator.n_targets_:
+        raise ValueError(
+            f"y has {Y.shape[1]} columns, but {type(estimator).__name__} was fitted with "
+            f"{estimator.n_targets_} target(s)."
+        )
+    return X, Y
 
 
 def centre_scale(A, scale: bool):
@@ -85,6 +94,11 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
         1 if y was a vector (``predict`` then returns a vector), else 2.
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "scale": ["boolean"],
+    }
+
     def __init__(self, n_components=2, scale: bool = True):
         self.n_components = n_components
         self.scale = scale
@@ -92,27 +106,53 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
     _two_blocks = True  # X and a matrix y
 
     def fit(self, X, y):
-        """Fit to inputs X of shape (N, p) and targets y of shape (N,) or (N, q)."""
+        """Fit to inputs X of shape (N, p) and targets y of shape (N,) or (N, q).
+
+        A constant y (every column) raises ``ValueError``: no direction of X covaries with it.
+        So does an X or y whose residual is numerically zero before ``n_components``
+        components, naming how many the data support.
+        """
         self._reset()
-        scale = check_bool(self.scale, "scale")
-        X, Y, y_ndim = self._validate_Xy(X, y, multi_output=True)
+        scale = self.scale
+        X, y = validate_data(
+            self, X, y, y_numeric=True, multi_output=True, ensure_min_samples=2
+        )
+        y_ndim = y.ndim
+        Y = y.reshape(len(y), -1)
         n, p = X.shape
         q = Y.shape[1]
-        r = check_scalar(self.n_components, "n_components", low=1, integer=True)
-        if r > min(n, p):
-            raise ValueError(
-                f"n_components={r} must be at most min(n_samples, n_features) = "
-                f"{min(n, p)} (the rank of X bounds the number of components)."
-            )
+        r = check_at_most(
+            self.n_components,
+            "n_components",
+            min(n, p),
+            f"min(n_samples, n_features), the rank of X, for X of shape {X.shape}",
+        )
+        check_not_constant(
+            Y, "y", "PLS finds the directions of X that covary with y, and none do"
+        )
         Xk, x_mean, x_std = centre_scale(X, scale)
         Yk, y_mean, y_std = centre_scale(Y, scale)
         level = (
             RANK_RTOL * max(n, p) * np.einsum("ij,ij->", Xk, Xk)
         )  # rounding of t_kᵀt_k
+        # the rounding of X_kᵀY_k, products of columns of norms at most ‖X‖_F and ‖Y‖_F
+        cross_level = RANK_RTOL * max(n, p) * np.linalg.norm(Xk) * np.linalg.norm(Yk)
         W, P = np.empty((p, r)), np.empty((p, r))
         C, T, U = np.empty((q, r)), np.empty((n, r)), np.empty((n, r))
         for k in range(r):
+            if not np.einsum("ij,ij->", Xk, Xk) > level:
+                raise ValueError(
+                    f"n_components={r} is too many: after {k} component(s) the "
+                    f"residual of X is numerically zero (X has rank {k}); use "
+                    f"n_components <= {k}."
+                )
             cross = Xk.T @ Yk
+            if not np.linalg.norm(cross) > cross_level:
+                raise ValueError(
+                    f"n_components={r} is too many: after {k} component(s) the "
+                    f"residual of y is uncorrelated with X (X_kᵀY_k is rounding, "
+                    f"≤ {cross_level:.1e}); use n_components <= {k}."
+                )
             w = (
                 linalg.svd(cross, full_matrices=False)[0][:, 0]
                 if q > 1
@@ -124,8 +164,8 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
             if not tt > level:
                 raise ValueError(
                     f"n_components={r} is too many: after {k} component(s) the "
-                    f"residual of X (or its covariance with y) is numerically "
-                    f"zero; use n_components <= {max(k, 1)}."
+                    f"residual of X is numerically zero (X has rank {k}); use "
+                    f"n_components <= {k}."
                 )
             P[:, k] = Xk.T @ t / tt
             C[:, k] = Yk.T @ t / tt
@@ -157,20 +197,20 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
 
     def predict(self, X) -> np.ndarray:
         """(x − x̄)ᵀB + ȳ, shape (N,) for vector targets, else (N, q)."""
-        X = self._validate_X(X, fitting=False)
+        X = validate_data(self, X, reset=False)
         pred = (X - self.x_mean_) @ self.coef_.T + self.intercept_
         return pred[:, 0] if self.y_ndim_ == 1 else pred
 
     def transform(self, X, y=None):
         """The x-scores ((x − x̄)/s_x)ᵀR, shape (N, r); with `y` also its scores
         ((y − ȳ)/s_y)ᵀ C(CᵀC)⁺."""
-        X = self._validate_X(X, fitting=False)
+        if y is None:
+            X = validate_data(self, X, reset=False)
+        else:
+            X, Y = second_block(self, X, y)
         scores = (X - self.x_mean_) / self.x_std_ @ self.x_rotations_
         if y is None:
             return scores
-        Y, _ = check_targets(y, "y")
-        check_consistent_length(X=X, y=Y)
-        self._check_width(Y, "y", "n_targets_")
         return scores, (Y - self.y_mean_) / self.y_std_ @ self.y_rotations_
 
     def fit_transform(self, X, y):

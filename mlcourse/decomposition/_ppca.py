@@ -10,16 +10,20 @@ S = (1/N) Σ_n (x_n − x̄)(x_n − x̄)ᵀ, and λ_i are its eigenvalues (scik
 from __future__ import annotations
 
 import numbers
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import gammaln
 
 from ..base import TransformerMixin
 from ..utils.validation import (
-    check_array,
-    check_option,
+    Interval,
+    StrOptions,
+    check_at_most,
+    check_is_fitted,
     check_random_state,
     check_scalar,
+    validate_data,
 )
 from ._latent import LOG_2PI, fit_em, noise_floor, posterior
 from ._pca import check_spectrum
@@ -31,16 +35,14 @@ __all__ = ["PPCA", "ppca_bic", "ppca_evidence", "ppca_max_log_likelihood"]
 METHODS = ("closed_form", "em")
 
 
-def check_n_components(n_components, n_features: int, what: str = "n_features") -> int:
-    """r, an integer with 1 ≤ r < p: a latent space smaller than the data space (the noise
+def latent_dimension(n_components, n_features: int, what: str = "n_features") -> int:
+    """r, which must be smaller than p: a latent space smaller than the data space (the noise
     variance is the mean of the p − r discarded eigenvalues, so at least one must be left)."""
-    r = check_scalar(n_components, "n_components", low=1, integer=True)
-    if r >= n_features:
-        raise ValueError(
-            f"n_components={r} must be smaller than {what}={n_features}: the noise "
-            f"variance is estimated from the {n_features} − r directions left out."
-        )
-    return int(r)
+    why = (
+        f"{what} − 1 = {n_features - 1}: the noise variance is estimated from the "
+        f"directions left out, and X has {n_features} feature(s)"
+    )
+    return int(check_at_most(n_components, "n_components", n_features - 1, why))
 
 
 def check_missing(X, name: str = "X"):
@@ -138,6 +140,14 @@ class PPCA(TransformerMixin, _LatentBase):
     n_components_, n_features_in_, n_samples_ : int
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "method": [StrOptions(METHODS)],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self,
         n_components=2,
@@ -155,13 +165,11 @@ class PPCA(TransformerMixin, _LatentBase):
     def fit(self, X, y=None):
         """Fit W, μ, σ² to X of shape (N, p) (NaN = missing with ``method="em"``)."""
         self._reset()
-        method = check_option(self.method, "method", METHODS)
-        check_scalar(self.max_iter, "max_iter", low=1, integer=True)
-        check_scalar(self.tol, "tol", low=0)
+        method = self.method
         rng = check_random_state(self.random_state)
-        X = self._validate(X, fitting=True, method=method)
+        X = self._checked_X(X, fitting=True)
         n, p = X.shape
-        r = check_n_components(self.n_components, p)
+        r = latent_dimension(self.n_components, p)
         if method == "closed_form":
             W, mean, sigma2, _ = closed_form(X, r)
             history, n_iter = (
@@ -201,10 +209,16 @@ class PPCA(TransformerMixin, _LatentBase):
         tags.input_tags.allow_nan = self.method == "em"  # NaN = a missing value
         return tags
 
-    def _validate(self, X, fitting=False, method=None):
-        allow_nan = (method or self.method) == "em"
-        X = self._validate_X(
-            X, fitting=fitting, min_samples=2 if fitting else 1, allow_nan=allow_nan
+    def _checked_X(self, X, fitting=False):
+        """X for ``fit`` (at least 2 rows) or a prediction method; NaN is a missing value
+        with ``method="em"``."""
+        allow_nan = self.method == "em"
+        X = validate_data(
+            self,
+            X,
+            reset=fitting,
+            ensure_min_samples=2 if fitting else 1,
+            ensure_all_finite="allow-nan" if allow_nan else True,
         )
         if not allow_nan:
             return X
@@ -215,7 +229,7 @@ class PPCA(TransformerMixin, _LatentBase):
         return X
 
     def _posterior(self, X):
-        X = self._validate(X)
+        X = self._checked_X(X)
         observed = ~np.isnan(X)
         observed = None if observed.all() else observed
         E = X - self.mean_
@@ -236,8 +250,7 @@ class PPCA(TransformerMixin, _LatentBase):
     def inverse_transform(self, Z) -> np.ndarray:
         """E[x | z] = Wz + μ, shape (N, p). ``inverse_transform(transform(X))`` fills each
         missing entry with its conditional mean E[x_j | x_O] = μ_j + w_jᵀE[z | x_O]."""
-        self._check_fitted()
-        Z = self._check_width(check_array(Z, "Z"), "Z", "n_components_")
+        Z = validate_data(self, Z, reset=False, name="Z", n_features=self.n_components_)
         return Z @ self.components_.T + self.mean_
 
     def score_samples(self, X) -> np.ndarray:
@@ -250,14 +263,14 @@ class PPCA(TransformerMixin, _LatentBase):
 
     def get_covariance(self) -> np.ndarray:
         """The model covariance WWᵀ + σ²I, shape (p, p)."""
-        self._check_fitted()
+        check_is_fitted(self)
         C = self.components_ @ self.components_.T
         C[np.diag_indices_from(C)] += self.noise_variance_
         return C
 
     def sample(self, n_samples: int = 1, random_state=None) -> np.ndarray:
         """Draws x = Wz + μ + σε, z and ε standard normal, shape (n_samples, p)."""
-        self._check_fitted()
+        check_is_fitted(self)
         n = check_scalar(n_samples, "n_samples", low=1, integer=True)
         rng = check_random_state(random_state)
         z = rng.standard_normal((n, self.n_components_))

@@ -16,12 +16,19 @@ The model is PPCA of the stacked [x; t] with two noise levels, fitted by the sam
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 
 from ..base import RegressorMixin, TransformerMixin
-from ..utils.validation import check_random_state, check_scalar
+from ..utils.validation import (
+    Interval,
+    check_not_constant,
+    check_random_state,
+    validate_data,
+)
 from ._latent import fit_em, posterior
-from ._ppca import check_n_components
+from ._ppca import latent_dimension
 from ._sklearn_base import _LatentBase
 
 __all__ = ["SupervisedPCA"]
@@ -61,6 +68,13 @@ class SupervisedPCA(TransformerMixin, RegressorMixin, _LatentBase):
     n_components_, n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self, n_components=2, max_iter: int = 1000, tol: float = 1e-6, random_state=None
     ):
@@ -70,14 +84,23 @@ class SupervisedPCA(TransformerMixin, RegressorMixin, _LatentBase):
         self.random_state = random_state
 
     def fit(self, X, y):
-        """Fit the joint model to X of shape (N, p) and targets y of shape (N,)."""
+        """Fit the joint model to X of shape (N, p) and targets y of shape (N,).
+
+        A constant y (e.g. in a cross-validation fold) raises ``ValueError``: its noise
+        variance σ_t² would be 0, the joint likelihood unbounded, and the model has nothing to
+        learn about t; predict ȳ instead (``sklearn.dummy.DummyRegressor``).
+        """
         self._reset()
-        check_scalar(self.max_iter, "max_iter", low=1, integer=True)
-        check_scalar(self.tol, "tol", low=0)
         rng = check_random_state(self.random_state)
-        X, y, _ = self._validate_Xy(X, y, multi_output=False)
+        X, y = validate_data(self, X, y, y_numeric=True, ensure_min_samples=2)
         n, p = X.shape
-        r = check_n_components(self.n_components, p)
+        r = latent_dimension(self.n_components, p)
+        check_not_constant(
+            y,
+            "y",
+            "supervised PCA models the variation of y (its noise variance would be 0 and "
+            "the likelihood unbounded); predict the constant instead",
+        )
         joint = np.column_stack([X, y])
         fit = fit_em(
             joint,
@@ -98,7 +121,7 @@ class SupervisedPCA(TransformerMixin, RegressorMixin, _LatentBase):
         return self
 
     def _posterior(self, X):
-        X = self._validate_X(X, fitting=False)
+        X = validate_data(self, X, reset=False)
         psi = np.full(self.n_features_in_, self.x_noise_variance_)
         return posterior(X - self.x_mean_, self.x_components_, psi)
 

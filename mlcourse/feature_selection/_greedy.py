@@ -27,18 +27,25 @@ whatever the order of the summation.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 from scipy.special import xlogy
+from sklearn.utils.multiclass import type_of_target
 
 from ..base import BaseEstimator, TransformerMixin
 from ..utils.validation import (
+    Interval,
+    StrOptions,
     check_array,
+    check_at_most,
     check_consistent_length,
+    check_is_fitted,
     check_option,
     check_scalar,
+    validate_data,
 )
 from ._information import column_entropies, discretize, encode, entropy_of_codes
-from ._validation import check_n_features, training_data
 
 __all__ = ["select_features", "FeatureSelector", "CRITERIA", "TIE_TOL"]
 
@@ -48,15 +55,31 @@ TIE_TOL = 1e-9
 _DENSE_MAX = 5 * 10**7
 
 
+# Floats at least this large are all integers, whatever they measured: they are not read as
+# discrete codes (X × 1e150 is binned as X is).
+_EXACT_INTEGERS = 2.0**53
+
+
 def _is_integer_valued(X) -> bool:
-    return X.dtype.kind in "iub" or bool(np.all(X == np.round(X)))
+    return X.dtype.kind in "iub" or bool(
+        np.all(X == np.round(X)) and np.all(np.abs(X) < _EXACT_INTEGERS)
+    )
+
+
+def n_features_at_most(n_features, p):
+    """`n_features`, the size of a selection, at most the p columns of X (the message counts
+    "feature(s)" as scikit-learn's estimator checks expect)."""
+    return check_at_most(n_features, "n_features", p, f"X has {p} feature(s)")
 
 
 def _column_codes(X, integer_valued):
     """Codes 0..m_j − 1 of each column's distinct values, and the m_j (p,)."""
     n, p = X.shape
-    if integer_valued:
-        A = X.astype(np.int64) - X.min(axis=0).astype(np.int64)
+    low = X.min(axis=0) if X.size else np.zeros(p)
+    # the spread in floats, so that huge integers cannot overflow a cast or a subtraction
+    span = np.max(X.max(axis=0).astype(float) - low.astype(float)) if X.size else 0.0
+    if integer_valued and span < 4 * n:
+        A = (X - low).astype(np.int64)
         width = int(A.max()) + 1 if A.size else 1
         if width <= 4 * n:  # relabel by presence: O(N·p), no sort
             present = (
@@ -253,8 +276,9 @@ def select_features(X, y, n_features, criterion="jmi", n_bins=5) -> np.ndarray:
         The selected column indices, in the order selected; ties go to the lowest index.
     """
     check_option(criterion, "criterion", CRITERIA)
+    check_scalar(n_features, "n_features", low=1, integer=True)
     codes, n_states, t, n_classes = discrete_codes(X, y, n_bins)
-    check_n_features(n_features, codes.shape[1])
+    n_features_at_most(n_features, codes.shape[1])
     return greedy_selection(codes, n_states, t, n_classes, n_features, criterion)[0]
 
 
@@ -282,6 +306,12 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
     n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "n_features": [Interval(Integral, 1, None, closed="left")],
+        "criterion": [StrOptions(CRITERIA)],
+        "n_bins": [None, Interval(Integral, 2, None, closed="left")],
+    }
+
     def __init__(self, n_features=10, criterion="jmi", n_bins=5):
         self.n_features = n_features
         self.criterion = criterion
@@ -290,32 +320,30 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
     def fit(self, X, y):
         """Select the columns on (X, y); returns self."""
         self._reset()
-        check_option(self.criterion, "criterion", CRITERIA)
-        check_scalar(self.n_features, "n_features", low=1, integer=True)
-        if self.n_bins is not None:
-            check_scalar(self.n_bins, "n_bins", low=2, integer=True)
-        X, y = training_data(self, X, y, classes_only=False)
+        X, y = validate_data(self, X, y)
+        type_of_target(y, input_name="y", raise_unknown=True)
         codes, n_states, t, n_classes = discrete_codes(X, y, self.n_bins)
-        check_n_features(self.n_features, codes.shape[1])
+        n_features_at_most(self.n_features, codes.shape[1])
         order, scores = greedy_selection(
             codes, n_states, t, n_classes, self.n_features, self.criterion
         )
         ranking = np.full(codes.shape[1], self.n_features + 1, dtype=np.intp)
         ranking[order] = np.arange(1, self.n_features + 1)
         self.features_, self.scores_, self.ranking_ = order, scores, ranking
-        self.n_features_in_ = codes.shape[1]
         return self
 
     def get_support(self, indices=False):
         """Boolean mask of the kept columns (``indices=True``: their indices, ascending)."""
-        self._check_fitted()
+        check_is_fitted(self)
         mask = self.ranking_ <= self.n_features
         return np.flatnonzero(mask) if indices else mask
 
     def transform(self, X):
-        """The kept columns of `X`, in their original order and dtype (as scikit-learn's
-        selectors: integer codes stay integers, float32 stays float32)."""
-        return self._check_X(X, dtype=None)[:, self.get_support()]
+        """The kept columns of `X`, in their original order and numeric dtype (as
+        scikit-learn's selectors: integer codes stay integers, float32 stays float32). `X` is
+        validated as in ``fit``: strings, complex numbers, NaN or another number of columns
+        raise ``ValueError``, an object array is read as float64."""
+        return validate_data(self, X, reset=False, dtype=None)[:, self.get_support()]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

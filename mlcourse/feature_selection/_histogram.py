@@ -9,11 +9,12 @@ much the subset says about the class, as the mutual information does.
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
 from ..base import BaseEstimator, ClassifierMixin
-from ..utils.validation import check_scalar, encode_labels
-from ._validation import training_data
+from ..utils.validation import Interval, encode_labels, validate_data
 
 __all__ = ["HistogramClassifier"]
 
@@ -44,26 +45,26 @@ class HistogramClassifier(ClassifierMixin, BaseEstimator):
     n_features_in_ : int
     """
 
+    _parameter_constraints = {"smoothing": [Interval(Real, 0, None, closed="left")]}
+
     def __init__(self, smoothing=1.0):
         self.smoothing = smoothing
 
     def fit(self, X, y):
         """Count the classes in each cell; returns self."""
         self._reset()
-        check_scalar(self.smoothing, "smoothing", low=0)
-        X, y = training_data(self, X, y)
+        X, y = validate_data(self, X, y)
         classes, idx = encode_labels(y, "y")
         cells, cell = np.unique(X, axis=0, return_inverse=True)
         counts = np.zeros((len(cells), len(classes)))
         np.add.at(counts, (cell.ravel(), idx), 1.0)
         self.classes_, self.cells_, self.counts_ = classes, cells, counts
         self.class_prior_ = counts.sum(axis=0) / len(X)
-        self.n_features_in_ = X.shape[1]
         return self
 
     def predict_proba(self, X):
         """q(t | x), shape (n, K), columns in ``classes_`` order."""
-        X = self._check_X(X)
+        X = validate_data(self, X, reset=False)
         n_cells = len(self.cells_)
         _, key = np.unique(np.vstack([self.cells_, X]), axis=0, return_inverse=True)
         key = key.ravel()

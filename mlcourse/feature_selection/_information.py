@@ -17,7 +17,13 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import xlogy
 
-from ..utils.validation import check_array, check_option, check_scalar
+from ..utils.validation import (
+    StrOptions,
+    check_array,
+    check_option,
+    check_scalar,
+    validate_params,
+)
 
 __all__ = [
     "entropy",
@@ -142,13 +148,8 @@ def column_entropies(codes, n_states) -> np.ndarray:
     return np.log(n) - np.add.reduceat(xlogy(counts, counts), offsets) / n
 
 
-def _check_correction(correction):
-    if correction not in CORRECTIONS:
-        raise ValueError(
-            f"Unknown correction {correction!r}; choose one of "
-            f"{', '.join(map(repr, CORRECTIONS))}."
-        )
-    return correction
+# the `correction` argument of the entropies, as a constraint (mlcourse.utils.validation)
+_CORRECTION = {"correction": [None, StrOptions(CORRECTIONS[1:])]}
 
 
 def _joint_entropy(args, names, correction) -> float:
@@ -174,7 +175,7 @@ def entropy(*columns, correction=None) -> float:
     """
     if not columns:
         raise ValueError("entropy needs at least one column.")
-    _check_correction(correction)
+    validate_params(_CORRECTION, {"correction": correction})
     return _joint_entropy(
         columns, [f"columns[{i}]" for i in range(len(columns))], correction
     )
@@ -192,7 +193,7 @@ def mutual_information(x, y, correction=None) -> float:
     correction : {None, "miller-madow"}
         Applied to each of the three entropies: Î_MM = Î − (m_xy − m_x − m_y + 1)/(2N).
     """
-    _check_correction(correction)
+    validate_params(_CORRECTION, {"correction": correction})
     return (
         _joint_entropy([x], ["x"], correction)
         + _joint_entropy([y], ["y"], correction)
@@ -209,7 +210,7 @@ def conditional_mutual_information(x, y, z, correction=None) -> float:
         Discrete variables; z is conditioned on.
     correction : {None, "miller-madow"}
     """
-    _check_correction(correction)
+    validate_params(_CORRECTION, {"correction": correction})
     return (
         _joint_entropy([x, z], ["x", "z"], correction)
         + _joint_entropy([y, z], ["y", "z"], correction)

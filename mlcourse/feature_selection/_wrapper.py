@@ -9,6 +9,14 @@ best, i.e. costs least. Ties go to the lowest column index, as in scikit-learn's
 ``SequentialFeatureSelector``, and each subset's columns are passed in increasing order (its
 boolean mask), so that the same estimator, scoring and folds give the same selection.
 
+``cv`` and ``scoring`` mean what they mean in scikit-learn: an int ``cv`` is unshuffled
+``KFold`` (``StratifiedKFold`` for a classifier), through ``sklearn.model_selection.check_cv``,
+and a scorer name (``"r2"``, ``"accuracy"``, …) goes through ``sklearn.metrics.check_scoring``;
+so ``forward_selection(est, X, y, k, scoring="r2", cv=5)`` picks what
+``SequentialFeatureSelector(est, n_features_to_select=k, scoring="r2", cv=5)`` picks.
+Seeded, shuffled folds are ``cv=kfold_splits(n, k, random_state=seed)`` (or ``random_state``
+with an int ``cv``).
+
 Cost: forward selection of k of p features fits Σ_{m<k}(p − m) subsets of at most k columns;
 backward elimination down to k fits Σ_{m>k} m subsets of up to p − 1 columns, each on every fold
 — the lecture's "higher computational cost".
@@ -19,15 +27,20 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from sklearn.base import clone
+from sklearn.base import clone, is_classifier
 
 from ..utils.validation import (
+    HasMethods,
     check_array,
     check_consistent_length,
+    check_cv,
     check_random_state,
     check_scalar,
+    check_scoring,
+    check_target,
+    validate_params,
 )
-from ._validation import check_n_features
+from ._greedy import n_features_at_most
 
 __all__ = [
     "forward_selection",
@@ -37,6 +50,8 @@ __all__ = [
     "SCORINGS",
 ]
 
+# mlcourse's own scorings; any scorer name of scikit-learn's (sklearn.metrics.get_scorer_names)
+# or a callable scorer(estimator, X, y) is accepted too
 SCORINGS = (None, "rss")
 
 
@@ -83,22 +98,26 @@ def kfold_splits(n_samples, n_splits=5, random_state=0) -> list:
     ]
 
 
-def _splits(cv, n_samples, random_state):
+def _splits(estimator, X, y, cv, random_state):
+    """The folds: all the data for ``cv=None``; :func:`kfold_splits` for an int `cv` with a
+    `random_state`; else scikit-learn's ``check_cv`` (unshuffled (Stratified)KFold for an int),
+    with a `cv` that cannot split X named (:func:`mlcourse.utils.validation.check_cv`)."""
     if cv is None:
-        everything = np.arange(n_samples)
+        everything = np.arange(len(X))
         return [(everything, everything)]
-    if isinstance(cv, (int, np.integer)) and not isinstance(cv, bool):
-        return kfold_splits(n_samples, int(cv), random_state)
-    try:
-        splits = [(np.asarray(train), np.asarray(test)) for train, test in cv]
-    except (TypeError, ValueError):
-        raise ValueError(
-            f"cv must be None, an int >= 2 or an iterable of (train, test) index "
-            f"arrays; got {cv!r}."
-        ) from None
-    if not splits:
-        raise ValueError("cv gave no (train, test) splits.")
-    return splits
+    if (
+        random_state is not None
+        and isinstance(cv, (int, np.integer))
+        and not isinstance(cv, bool)
+    ):
+        check_random_state(random_state)
+        if not 2 <= cv <= len(X):
+            raise ValueError(
+                f"cv={cv} cannot split X of shape {X.shape}: an int cv needs "
+                f"2 <= cv <= n_samples = {len(X)}."
+            )
+        return kfold_splits(len(X), int(cv), random_state)
+    return check_cv(cv, X, y, classifier=is_classifier(estimator))
 
 
 def _rss_score(estimator, X, y) -> float:
@@ -110,40 +129,39 @@ def _passthrough(estimator, X, y) -> float:
     return float(estimator.score(X, y))
 
 
-def _scorer(scoring):
+def _scorer(estimator, scoring):
     if scoring is None:
         return _passthrough
-    if scoring == "rss":
+    if isinstance(scoring, str) and scoring == "rss":
         return _rss_score
-    if callable(scoring):
-        return scoring
-    raise ValueError(
-        f"scoring must be None (the estimator's score), 'rss' or a callable "
-        f"scorer(estimator, X, y); got {scoring!r}."
-    )
+    return check_scoring(estimator, scoring)
 
 
-def _validate(estimator, X, y, n_features):
-    if not (hasattr(estimator, "fit") and hasattr(estimator, "get_params")):
-        raise ValueError(
-            f"estimator must be a scikit-learn-compatible estimator (fit, "
-            f"get_params); got {estimator!r}."
+_ESTIMATOR = {
+    "estimator": [
+        HasMethods(
+            ["fit", "get_params"],
+            "a scikit-learn-compatible estimator (with fit and get_params)",
         )
+    ]
+}
+
+
+def _search_data(estimator, X, y, n_features):
+    """The arguments every search checks first: the estimator, X (N, p), y (N,), n_features."""
+    validate_params(_ESTIMATOR, {"estimator": estimator})
+    check_scalar(n_features, "n_features", low=1, integer=True)
     X = check_array(X, "X")
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"y must be a 1-D array; got shape {y.shape}.")
-    if y.dtype.kind in "fc" and not np.isfinite(y).all():
-        raise ValueError("y contains NaN or infinite values.")
+    y = check_target(y, "y")
     check_consistent_length(X=X, y=y)
-    check_n_features(n_features, X.shape[1])
+    n_features_at_most(n_features, X.shape[1])
     return X, y
 
 
 def _evaluator(estimator, X, y, scoring, cv, random_state):
     """score(columns): the mean over the folds of the scorer, refitted on X[:, S]."""
-    scorer = _scorer(scoring)
-    splits = _splits(cv, len(X), random_state)
+    scorer = _scorer(estimator, scoring)
+    splits = _splits(estimator, X, y, cv, random_state)
 
     def score(columns):
         cols = np.sort(columns)
@@ -161,7 +179,7 @@ def _evaluator(estimator, X, y, scoring, cv, random_state):
 
 
 def forward_selection(
-    estimator, X, y, n_features, scoring=None, cv=5, *, random_state=0
+    estimator, X, y, n_features, scoring=None, cv=5, *, random_state=None
 ):
     """Sequential forward selection: add, one at a time, the column that scores best with the
     columns already chosen (lecture 002).
@@ -174,23 +192,29 @@ def forward_selection(
     y : array_like of shape (N,)
     n_features : int
         1 ≤ n_features ≤ p: stop when this many are selected.
-    scoring : None, "rss" or callable
+    scoring : None, "rss", str or callable
         None: the estimator's ``score`` (accuracy for a classifier, R² for a regressor);
         "rss": −Σ(y − ŷ)², so the best addition is the largest drop ΔS² of the residual sum of
-        squares (the lecture's criterion for regression, with ``cv=None``); or a callable
+        squares (the lecture's criterion for regression, with ``cv=None``); a scikit-learn
+        scorer name ("r2", "accuracy", "neg_mean_squared_error", …); or a callable
         ``scorer(fitted_estimator, X, y)``, larger is better.
-    cv : None, int or iterable of (train, test)
-        None: fit and score on all the data; an int K ≥ 2: :func:`kfold_splits` with
-        `random_state`; or explicit index pairs (e.g. the same folds given to scikit-learn).
+    cv : None, int, splitter or iterable of (train, test)
+        None: fit and score on all the data. Otherwise as in scikit-learn
+        (``sklearn.model_selection.check_cv``): an int K ≥ 2 is unshuffled ``KFold(K)``, or
+        ``StratifiedKFold(K)`` when the estimator is a classifier; a splitter such as
+        ``KFold(5, shuffle=True, random_state=0)``; or explicit index pairs (e.g.
+        :func:`kfold_splits`).
     random_state : None, int or Generator
-        The shuffle of the folds when `cv` is an int.
+        None (default): as above. Given with an int `cv`, the folds are instead
+        :func:`kfold_splits` (a seeded shuffle, not stratified), as before scikit-learn's
+        convention was adopted.
 
     Returns
     -------
     SearchPath
         ``features`` in the order added and the score after each addition.
     """
-    X, y = _validate(estimator, X, y, n_features)
+    X, y = _search_data(estimator, X, y, n_features)
     score = _evaluator(estimator, X, y, scoring, cv, random_state)
     chosen, path = [], []
     remaining = list(range(X.shape[1]))
@@ -203,7 +227,7 @@ def forward_selection(
 
 
 def backward_elimination(
-    estimator, X, y, n_features, scoring=None, cv=5, *, random_state=0
+    estimator, X, y, n_features, scoring=None, cv=5, *, random_state=None
 ):
     """Sequential backward elimination: starting from all p columns, remove, one at a time, the
     column whose removal leaves the best score — the smallest decrement of the criterion
@@ -217,7 +241,7 @@ def backward_elimination(
         The ``features`` kept (increasing order); ``scores[0]`` for all the columns, then the
         score after each removal.
     """
-    X, y = _validate(estimator, X, y, n_features)
+    X, y = _search_data(estimator, X, y, n_features)
     score = _evaluator(estimator, X, y, scoring, cv, random_state)
     kept = list(range(X.shape[1]))
     path = [score(kept)]

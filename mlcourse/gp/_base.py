@@ -1,14 +1,14 @@
 """What the Gaussian-process regressor and classifier share (private to :mod:`mlcourse.gp`).
 
-* :class:`_GaussianProcess` — the base class: the start of ``fit`` (validation, a private copy of
-  the kernel), the hyperparameter search with restarts, and ``log_marginal_likelihood(theta)``;
+* :class:`_GaussianProcess` — the base class: the shared hyperparameter constraints, the
+  hyperparameter search with restarts, and ``log_marginal_likelihood(theta)``;
   a subclass supplies its targets, its extra log-parameters (the regressor's ln σ_n²) and its
   ``_lml``;
 * :func:`cholesky_jitter` — one Cholesky factorisation, with diagonal jitter only when the
   plain factorisation fails, and a warning that says so;
 * :func:`maximize_log_params` — L-BFGS-B on log-parameters with random restarts;
 * :func:`restart_box` — where the restarts are drawn from, scaled to the data;
-* :func:`check_kernel`, :func:`learnable`, :func:`require_learnable`, :func:`require_theta` —
+* :func:`kernel_copy`, :func:`learnable`, :func:`require_learnable`, :func:`require_theta` —
   what a kernel must offer.
 """
 
@@ -16,13 +16,20 @@ from __future__ import annotations
 
 import copy
 import warnings
+from numbers import Integral
 
 import numpy as np
 from scipy import linalg, optimize
 
 from ..base import BaseEstimator
 from ..kernels import SquaredExponential
-from ..utils.validation import check_bool, check_random_state, check_scalar
+from ..utils.validation import (
+    HasMethods,
+    Interval,
+    check_array,
+    check_is_fitted,
+    check_random_state,
+)
 
 # Jitter: when K (+ noise) is not numerically positive definite — e.g. duplicated inputs with
 # zero noise variance — add JITTER_START·mean(diag K) to the diagonal, then ten times more, up to
@@ -84,12 +91,6 @@ def cholesky_jitter(A, what: str = "K"):
     )
 
 
-def check_fit_options(n_restarts, optimize_flag) -> None:
-    """Validate the `n_restarts` and `optimize` hyperparameters shared by both estimators."""
-    check_scalar(n_restarts, "n_restarts", low=0, integer=True)
-    check_bool(optimize_flag, "optimize")
-
-
 def learnable(kernel) -> bool:
     """Whether `kernel` has what hyperparameter learning needs: theta, with_theta and gradient."""
     return all(hasattr(kernel, a) for a in ("theta", "with_theta", "gradient"))
@@ -115,35 +116,26 @@ def require_theta(kernel) -> None:
     )
 
 
-def check_theta(theta, fitted) -> np.ndarray:
-    """`theta` (default `fitted`) as a finite float vector of the fitted θ's length."""
-    fitted = np.asarray(fitted, dtype=float)
-    theta = fitted if theta is None else np.asarray(theta, dtype=float)
-    if theta.shape != fitted.shape or not np.all(np.isfinite(theta)):
-        raise ValueError(
-            f"theta must be a finite vector of length {fitted.size}; got {theta!r}."
-        )
-    return theta
+# The kernel hyperparameter of both estimators (the predictive variances need k(x, x)).
+KERNEL_CONSTRAINT = HasMethods(
+    ["__call__", "diag"],
+    "a callable k(X, Y) with a diag(X) method (e.g. mlcourse.kernels.SquaredExponential)",
+)
 
 
-def check_kernel(kernel, X, optimize_flag: bool):
+def kernel_copy(kernel, X, optimize_flag: bool):
     """A private copy of `kernel` (default ``SquaredExponential()``), checked against the inputs.
 
-    The kernel must be callable, k(X, Y) → Gram matrix, and have a ``diag(X)`` method (the
-    predictive variances need k(x, x)); to be optimised it must also be :func:`learnable`. It is
-    evaluated once on the first input, which also validates its own hyperparameters.
+    The kernel (already known to be callable with a ``diag`` method, ``KERNEL_CONSTRAINT``) is
+    evaluated once on the first input, as k(A, B), which also validates its own
+    hyperparameters; to be optimised it must also be :func:`learnable`.
     """
     kernel = copy.deepcopy(SquaredExponential() if kernel is None else kernel)
-    if not callable(kernel) or not callable(getattr(kernel, "diag", None)):
-        raise ValueError(
-            f"kernel must be a callable k(X, Y) with a diag(X) method (e.g. "
-            f"mlcourse.kernels.SquaredExponential); got {kernel!r}."
-        )
-    shapes = np.shape(kernel(X[:1])), np.shape(kernel.diag(X[:1]))
+    shapes = np.shape(kernel(X[:1], X[:1])), np.shape(kernel.diag(X[:1]))
     if shapes != ((1, 1), (1,)):
         raise ValueError(
-            f"kernel(X[:1]) and kernel.diag(X[:1]) must have shapes (1, 1) and (1,); "
-            f"got {shapes[0]} and {shapes[1]}."
+            f"kernel(X[:1], X[:1]) and kernel.diag(X[:1]) must have shapes (1, 1) and "
+            f"(1,); got {shapes[0]} and {shapes[1]}."
         )
     if optimize_flag:
         require_learnable(
@@ -222,9 +214,6 @@ class _GaussianProcess(BaseEstimator):
 
     A subclass implements
 
-    * ``_check_data(X, y)``: X validated (with the mixin's ``_validate_data``, which sets
-      ``n_features_in_``) and the targets, as a tuple whose first entry is the vector the
-      likelihood is of;
     * ``_extra_params(target)``: its log-parameters after the kernel's (start values, bounds) and
       the target variance that scales the restart box, or None;
     * ``_fitted_theta(default)``: the fitted θ, which :meth:`log_marginal_likelihood` uses when
@@ -234,20 +223,12 @@ class _GaussianProcess(BaseEstimator):
       when a factorisation fails.
     """
 
-    def _check_hyperparameters(self) -> None:
-        """The subclass's own hyperparameter checks (after ``n_restarts`` and ``optimize``)."""
-
-    def _start_fit(self, X, y):
-        """The start of ``fit``: forget any previous fit, validate, copy the kernel.
-
-        Returns X (n, d), a private copy of the kernel, checked against X, and the tuple of
-        targets ``_check_data(X, y)`` returned.
-        """
-        self._reset()  # first: a failed fit leaves the estimator unfitted
-        X, targets = self._check_data(X, y)
-        check_fit_options(self.n_restarts, self.optimize)
-        self._check_hyperparameters()
-        return X, check_kernel(self.kernel, X, self.optimize), targets
+    _parameter_constraints = {
+        "kernel": [None, KERNEL_CONSTRAINT],
+        "optimize": ["boolean"],
+        "n_restarts": [Interval(Integral, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
 
     def _learn_theta(self, kernel, X, target) -> np.ndarray:
         """θ = [kernel.theta, extra] maximising ln p(target | X, θ): L-BFGS-B from the kernel's
@@ -272,11 +253,19 @@ class _GaussianProcess(BaseEstimator):
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):
         """ln p(targets | X, θ) at `theta` (default: the fitted θ), and with `eval_gradient` its
         gradient; without either argument, the value stored by ``fit``."""
-        self._check_fitted()
+        check_is_fitted(self)
         if theta is None and not eval_gradient:
             return self.log_marginal_likelihood_value_
         require_theta(self.kernel_)
-        theta = check_theta(theta, self._fitted_theta(default=theta is None))
+        fitted = np.asarray(self._fitted_theta(default=theta is None), dtype=float)
+        if theta is not None:
+            theta = check_array(theta, "theta", ndim=1, min_samples=0)
+        if theta is not None and theta.shape != fitted.shape:
+            raise ValueError(
+                f"theta must be a finite vector of length {fitted.size}; got shape "
+                f"{theta.shape}."
+            )
+        theta = fitted if theta is None else theta
         value, grad = self._lml(
             self.kernel_,
             theta,

@@ -22,8 +22,13 @@ from scipy import linalg
 from ..base import ClassifierMixin
 from ..laplace import probit_approximation
 from ..special import log_sigmoid, sigmoid
-from ..utils.validation import check_array, check_binary_labels
-from ._base import _GaussianProcess
+from ..utils.validation import (
+    check_array,
+    check_binary_labels,
+    encode_labels,
+    validate_data,
+)
+from ._base import _GaussianProcess, kernel_copy
 
 __all__ = ["GaussianProcessClassifier", "laplace_mode"]
 
@@ -175,7 +180,7 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         has eigenvalues ≥ 1 for a PSD K), and a failed factorisation gives −inf either way.
         """
         kernel = kernel.with_theta(theta)
-        K, dK = kernel.gradient(X) if eval_gradient else (kernel(X), None)
+        K, dK = kernel.gradient(X) if eval_gradient else (kernel(X, X), None)
         try:
             m = _laplace_mode(K, t)
         except linalg.LinAlgError:
@@ -229,12 +234,6 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
 
     # --- what the base class's fit preamble and search need ----------------------------------
 
-    def _check_data(self, X, y):
-        """X, and 0/1 targets t (float) from exactly two labels with the labels
-        (``classes_``)."""
-        X, classes, t = self._validate_data(X, y)
-        return X, (t.astype(float), classes)
-
     @staticmethod
     def _extra_params(t):
         """No log-parameters beyond the kernel's; restarts in the classifier's box."""
@@ -256,10 +255,14 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
             With ``classes_``, ``kernel_``, ``latent_mode_`` and
             ``log_marginal_likelihood_value_`` set.
         """
-        X, kernel, (t, classes) = self._start_fit(X, y)
+        self._reset()  # first: a failed fit leaves the estimator unfitted
+        X, y = validate_data(self, X, y)
+        classes, idx = encode_labels(y, n_classes=self._n_classes)
+        t = idx.astype(float)  # 0/1: the second of classes_ is t = 1
+        kernel = kernel_copy(self.kernel, X, self.optimize)
         if self.optimize:
             kernel = kernel.with_theta(self._learn_theta(kernel, X, t))
-        m = _laplace_mode(kernel(X), t)
+        m = _laplace_mode(kernel(X, X), t)
         self._store(X, t, kernel, m["lml"])
         self.classes_ = classes
         self.latent_mode_, self.pi_, self.W_sr_, self.L_ = (
@@ -280,7 +283,7 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         -------
         mean, var : ndarray of shape (m,)
         """
-        X = self._check_X(X)
+        X = validate_data(self, X, reset=False)
         Ks = self.kernel_(self.X_train_, X)
         mean = Ks.T @ (self.y_train_ - self.pi_)
         v = linalg.solve_triangular(

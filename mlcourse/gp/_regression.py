@@ -7,14 +7,22 @@ K the Gram matrix of the kernel on the training inputs, C_N = K + σ_n² I.
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from scipy import linalg
 from scipy.linalg import blas as _blas
 
 from ..base import RegressorMixin
 from ..special import LOG_2PI
-from ..utils.validation import check_scalar
-from ._base import NOISE_BOUNDS, _GaussianProcess, cholesky_jitter, learnable
+from ..utils.validation import Interval, validate_data
+from ._base import (
+    NOISE_BOUNDS,
+    _GaussianProcess,
+    cholesky_jitter,
+    kernel_copy,
+    learnable,
+)
 
 __all__ = ["GaussianProcessRegressor"]
 
@@ -33,7 +41,8 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         hyperparameters it also needs ``theta``, ``with_theta`` and ``gradient`` (as
         :class:`~mlcourse.kernels.SquaredExponential` has).
     noise_variance : float ≥ 0
-        σ_n²; the starting value when ``optimize=True``. The search is over ln σ_n² within
+        σ_n² (of the standardised targets with ``normalize_y=True``); the starting value when
+        ``optimize=True``. The search is over ln σ_n² within
         ``NOISE_BOUNDS`` = (1e-10, 1e5), so a start must lie above the lower bound 1e-10: the
         gradient in ln σ_n² is proportional to σ_n², vanishes there, and a search started at the
         bound stays there even on noisy data. Such starts raise ValueError; use e.g. the default
@@ -45,6 +54,14 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         Extra optimiser runs from random starts (the LML can have several local optima).
     random_state : None, int or numpy.random.Generator
         Seeds the restarts.
+    normalize_y : bool
+        As scikit-learn's: standardise the targets, z ← (z − mean z)/std z, fit the zero-mean
+        GP to them, and map the predictions back (mean · std + mean, std · std, cov · std²).
+        A GP prior has a fixed scale (σ_f² starts at 1) and a zero mean; targets in large units
+        or far from zero then fit worse (or need a wide search), and standardising makes the
+        fit independent of the units. ``kernel_``, ``noise_variance_``, ``theta_``, ``L_``,
+        ``alpha_``, ``y_train_`` and the log marginal likelihood are then those of the
+        standardised targets (as in scikit-learn). Default False (the chapter's GP).
 
     Attributes
     ----------
@@ -54,7 +71,15 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
     L_ : ndarray (N, N), lower Cholesky factor of K + σ_n² I (+ jitter_ I)
     alpha_ : ndarray (N,), (K + σ_n² I)⁻¹ z
     jitter_ : float, diagonal jitter that was needed (0.0 normally)
+    y_mean_, y_std_ : float, the standardisation (0.0 and 1.0 unless ``normalize_y``; a
+        constant z has y_std_ = 1)
     """
+
+    _parameter_constraints = {
+        **_GaussianProcess._parameter_constraints,
+        "noise_variance": [Interval(Real, 0, None, closed="left")],
+        "normalize_y": ["boolean"],
+    }
 
     def __init__(
         self,
@@ -63,12 +88,14 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         optimize=True,
         n_restarts=0,
         random_state=None,
+        normalize_y=False,
     ):
         self.kernel = kernel
         self.noise_variance = noise_variance
         self.optimize = optimize
         self.n_restarts = n_restarts
         self.random_state = random_state
+        self.normalize_y = normalize_y
 
     # --- the log marginal likelihood ---------------------------------------------------------
 
@@ -99,7 +126,7 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         if eval_gradient:
             K, dK = kernel.gradient(X)
         else:
-            K = kernel(X)
+            K = kernel(X, X)
         K[np.diag_indices_from(K)] += noise
         try:
             L, _, alpha, value = cls._factor(K, z, strict)
@@ -139,14 +166,10 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
             )
         return self.theta_
 
-    # --- what the base class's fit preamble and search need ----------------------------------
+    # --- what the search needs -------------------------------------------------------------------
 
-    def _check_data(self, X, y):
-        X, z = self._validate_data(X, y)
-        return X, (z,)
-
-    def _check_hyperparameters(self):
-        check_scalar(self.noise_variance, "noise_variance", low=0)
+    def _check_noise_start(self):
+        """A search over ln σ_n² cannot start at or below its lower bound (see the class)."""
         if self.optimize and self.noise_variance <= NOISE_BOUNDS[0]:
             raise ValueError(
                 f"noise_variance = {self.noise_variance:g} cannot start the search "
@@ -180,12 +203,20 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
             With ``kernel_``, ``noise_variance_``, ``L_``, ``alpha_``, ``jitter_``,
             ``log_marginal_likelihood_value_`` (and ``theta_`` for a learnable kernel) set.
         """
-        X, kernel, (z,) = self._start_fit(X, y)
+        self._reset()  # first: a failed fit leaves the estimator unfitted
+        X, z = validate_data(self, X, y, y_numeric=True)
+        self._check_noise_start()
+        kernel = kernel_copy(self.kernel, X, self.optimize)
+        self.y_mean_, self.y_std_ = 0.0, 1.0
+        if self.normalize_y:
+            std = float(np.std(z))
+            self.y_mean_, self.y_std_ = float(np.mean(z)), std if std > 0 else 1.0
+            z = (z - self.y_mean_) / self.y_std_
         noise = float(self.noise_variance)
         if self.optimize:
             theta = self._learn_theta(kernel, X, z)
             kernel, noise = kernel.with_theta(theta[:-1]), float(np.exp(theta[-1]))
-        C = kernel(X)
+        C = kernel(X, X)
         C[np.diag_indices_from(C)] += noise
         self.L_, self.jitter_, self.alpha_, value = self._factor(C, z, strict=False)
         self._store(X, z, kernel, value)
@@ -198,7 +229,9 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         """Posterior of the latent f at `X` (m, d): GPML Algorithm 2.1.
 
         f̄* = K*ᵀα (line 4); v = L⁻¹K* (line 5); V[f*] = K** − vᵀv (line 6). The variance is of
-        the noise-free f; add ``noise_variance_`` for the predictive variance of a new target.
+        the noise-free f; add ``noise_variance_`` (times ``y_std_``² with ``normalize_y``) for
+        the predictive variance of a new target. With ``normalize_y`` the mean, std and cov are
+        mapped back to the units of y.
 
         Returns
         -------
@@ -212,16 +245,20 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
                 "return_std and return_cov cannot both be True; the std is the "
                 "square root of the covariance's diagonal."
             )
-        X = self._check_X(X)
+        X = validate_data(self, X, reset=False)
         Ks = self.kernel_(X, self.X_train_).T  # (N, m), Fortran order for LAPACK
         # K*ᵀα through SciPy's BLAS, like the solves (see kernels.sq_dist on mixing the two BLAS)
         mean = _blas.dgemv(1.0, Ks, self.alpha_, trans=1)
+        # back to y's units (exact no-ops, × 1.0 + 0.0, without normalize_y)
+        mean = mean * self.y_std_ + self.y_mean_
         if not (return_std or return_cov):
             return mean
         v = linalg.solve_triangular(
             self.L_, Ks, lower=True, overwrite_b=True, check_finite=False
         )
         if return_cov:
-            return mean, self.kernel_(X) - v.T @ v
+            cov = self.kernel_(X, X) - v.T @ v
+            return mean, cov * self.y_std_**2
         var = self.kernel_.diag(X) - np.einsum("ij,ij->j", v, v)
-        return mean, np.sqrt(np.maximum(var, 0.0))
+        std = np.sqrt(np.maximum(var, 0.0))
+        return mean, std * self.y_std_

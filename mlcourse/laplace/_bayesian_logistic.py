@@ -3,6 +3,8 @@ approximation of its predictive distribution (§4-5-2), which the GP classifier 
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from scipy import linalg
 
@@ -11,10 +13,12 @@ from ..kernels import design_matrix
 from ..special import sigmoid
 from ..utils.objectives import make_objective
 from ..utils.validation import (
-    check_bool,
+    Interval,
     check_option,
     check_random_state,
     check_scalar,
+    encode_labels,
+    validate_data,
 )
 from ._approximation import fit_laplace
 
@@ -119,6 +123,10 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
     """
 
     _n_classes = 2
+    _parameter_constraints = {
+        "prior_precision": [Interval(Real, 0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+    }
 
     def __init__(self, prior_precision=1.0, fit_intercept=True):
         self.prior_precision = prior_precision
@@ -134,11 +142,9 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
             Exactly two distinct labels.
         """
         self._reset()  # first: a failed fit leaves the estimator unfitted
-        alpha = check_scalar(
-            self.prior_precision, "prior_precision", low=0, low_inclusive=False
-        )
-        check_bool(self.fit_intercept, "fit_intercept")
-        X, classes, idx = self._validate_data(X, y)
+        alpha = self.prior_precision
+        X, y = validate_data(self, X, y)
+        classes, idx = encode_labels(y, n_classes=self._n_classes)
         Phi = design_matrix(X, bias=self.fit_intercept)
         t = idx.astype(float)
         A = self._prior_precision(Phi.shape[1], alpha)  # flat on the intercept
@@ -172,7 +178,9 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         var : ndarray of shape (n,)
             σ_a² = φᵀS_Nφ = ‖L⁻¹φ‖², with S_N⁻¹ = LLᵀ.
         """
-        Phi = design_matrix(self._check_X(X), bias=self.fit_intercept)
+        Phi = design_matrix(
+            validate_data(self, X, reset=False), bias=self.fit_intercept
+        )
         V = linalg.solve_triangular(
             self.posterior_precision_cholesky_, Phi.T, lower=True
         )
@@ -208,7 +216,9 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
                 _kappa(var) * mean
             )  # σ(−a) = 1 − σ(a): both columns without cancellation
             return np.column_stack([sigmoid(-a), sigmoid(a)])
-        Phi = design_matrix(self._check_X(X), bias=self.fit_intercept)
+        Phi = design_matrix(
+            validate_data(self, X, reset=False), bias=self.fit_intercept
+        )
         Z = rng.standard_normal((len(self.posterior_mean_), n_samples))
         # w = m_N + L⁻ᵀz has covariance L⁻ᵀL⁻¹ = S_N: a triangular solve, no SVD or eigenvectors,
         # so the draws do not depend on a LAPACK's choice of signs

@@ -1,5 +1,6 @@
 """What the discriminative linear classifiers share: the penalised-likelihood fit
-(:class:`_Regression`: hyperparameter checks, Φ, the prior, separation and convergence warnings)
+(:class:`_Regression`: hyperparameter constraints, Φ, the prior, separation and convergence
+warnings)
 and the linear model's design matrix. Prediction from the activations a = Xwᵀ + w₀ is
 :class:`mlcourse.base.LinearClassifierMixin`, which the generative classifier and Bayesian
 logistic regression share.
@@ -8,6 +9,7 @@ logistic regression share.
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 
@@ -16,7 +18,7 @@ from ..base import BaseEstimator, LinearClassifierMixin
 from ..exceptions import ConvergenceWarning, SeparationWarning
 from ..utils.objectives import make_objective
 from ..utils.optimize import newton_minimize
-from ..utils.validation import check_bool, check_scalar
+from ..utils.validation import Interval, encode_labels, validate_data
 
 __all__ = ["design_matrix"]
 
@@ -48,17 +50,15 @@ def design_matrix(X, fit_intercept: bool = True) -> np.ndarray:
 
 
 class _Regression(LinearClassifierMixin, BaseEstimator):
-    """Hyperparameter checks, Φ, the prior and the fit loop shared by the three models."""
+    """Hyperparameter constraints, Φ, the prior and the fit loop shared by the three models."""
 
     _n_classes = 2
-
-    def _check_params(self):
-        check_scalar(self.alpha, "alpha", low=0)
-        check_bool(self.fit_intercept, "fit_intercept")
-        if self.max_iter is not None:
-            check_scalar(self.max_iter, "max_iter", low=1, integer=True)
-        if self.tol is not None:
-            check_scalar(self.tol, "tol", low=0, low_inclusive=False)
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "fit_intercept": ["boolean"],
+        "max_iter": [None, Interval(Integral, 1, None, closed="left")],
+        "tol": [None, Interval(Real, 0, None, closed="neither")],
+    }
 
     def _stopping(self, solver="irls"):
         """(max_iter, tol): the user's, or else the solver's defaults."""
@@ -81,8 +81,8 @@ class _Regression(LinearClassifierMixin, BaseEstimator):
         instead of a SeparationWarning.
         """
         self._reset()  # first: a failed fit leaves the estimator unfitted
-        self._check_params()
-        X, classes, idx = self._validate_data(X, y, n_classes=self._n_classes)
+        X, y = validate_data(self, X, y)
+        classes, idx = encode_labels(y, n_classes=self._n_classes)
         Phi = design_matrix(X, self.fit_intercept)
         stop = None if self.alpha > 0 else (lambda w: self._separates(Phi, w, idx))
         res = self._solve(Phi, idx, stop)

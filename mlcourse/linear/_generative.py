@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy import linalg
 
 from ..base import BaseEstimator, LinearClassifierMixin
+from ..utils.validation import encode_labels, validate_data
 
 __all__ = ["GaussianGenerativeClassifier", "COLLINEAR_TOL"]
 
@@ -14,8 +17,25 @@ __all__ = ["GaussianGenerativeClassifier", "COLLINEAR_TOL"]
 # Σ = LLᵀ (L_ii² is that residual variance, the i-th pivot of the Cholesky factorisation). The
 # ratio does not depend on the features' units (raw breast-cancer data: 7e-3); a duplicated
 # column leaves only rounding, about 1e-16, where Cholesky may still succeed. Then Σ⁻¹μ, and
-# so coef_, would be arbitrary along the collinear direction.
+# so coef_, would be arbitrary along the collinear direction, and the fit uses the
+# pseudo-inverse of the correlation matrix instead (see GaussianGenerativeClassifier): its
+# eigenvalues below COLLINEAR_TOL times the largest are the null directions.
 COLLINEAR_TOL = 1e-12
+
+
+def _pseudo_inverse_solve(cov, B):
+    """G B for the generalised inverse G = D⁻¹R⁺D⁻¹ of Σ = DRD, D = diag(Σ)^½ (1 where a
+    feature has no variance), R⁺ the pseudo-inverse of the correlation matrix R with its
+    eigenvalues below COLLINEAR_TOL·max dropped; and the rank of Σ. GΣG = G and ΣGΣ = Σ, and in
+    the units-free R, so the cut does not depend on the features' scales."""
+    d = np.sqrt(np.diag(cov))
+    d = np.where(d > 0, d, 1.0)
+    lam, V = linalg.eigh(cov / np.outer(d, d), check_finite=False)
+    keep = lam > COLLINEAR_TOL * max(lam[-1], 0.0)
+    V = V[:, keep]
+    return (V @ ((V.T @ (B / d[:, None])) / lam[keep][:, None])) / d[:, None], int(
+        keep.sum()
+    )
 
 
 class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
@@ -26,19 +46,34 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
     Bayes' theorem then gives a linear model (Bishop (4.68)–(4.70)):
     p(C_k | x) = softmax_k(w_kᵀx + w_k0), w_k = Σ⁻¹μ_k, w_k0 = −½μ_kᵀΣ⁻¹μ_k + ln p(C_k).
 
+    **A singular Σ** — a constant or duplicated feature, collinear features, or N − K < d, as
+    with the digits' blank pixels — has no inverse, and Σ⁻¹μ_k is then defined only up to its
+    null directions. The fit then uses a generalised inverse G = D⁻¹R⁺D⁻¹ in place of Σ⁻¹
+    (R = D⁻¹ΣD⁻¹ the correlation matrix, D = diag(Σ)^½, R⁺ its pseudo-inverse without the
+    eigenvalues below ``COLLINEAR_TOL`` = 1e-12 times the largest) and warns: the model
+    then ignores the directions along which no class varies (where the Gaussian densities are
+    degenerate), as scikit-learn's ``LinearDiscriminantAnalysis`` does. For duplicated or
+    constant features its predictions are those of the model without them. With N − K < d the
+    class means can also differ along a direction without within-class variance, which this
+    ignores too: regularise (e.g. shrink Σ towards its diagonal) for such data. A
+    non-singular Σ is solved by Cholesky, as before.
+
     Attributes
     ----------
     classes_ : ndarray of shape (K,)
     priors_ : ndarray of shape (K,)
     means_ : ndarray of shape (K, d)
     covariance_ : ndarray of shape (d, d)
-        Σ_ML (divides by N, not N − K). ``fit`` raises ``ValueError`` if it is numerically
-        singular (see ``COLLINEAR_TOL``).
+        Σ_ML (divides by N, not N − K).
+    covariance_rank_ : int
+        The numerical rank of Σ_ML: d, unless it is singular (below).
     coef_, intercept_ : ndarray of shape (K, d) and (K,)
         w_k and w_k0 for K > 2. For two classes, scikit-learn's convention: shape (1, d) and
         (1,), w = Σ⁻¹(μ₁ − μ₀) and w₀ = −½μ₁ᵀΣ⁻¹μ₁ + ½μ₀ᵀΣ⁻¹μ₀ + ln(p(C₁)/p(C₀)), the log-odds
         of ``classes_[1]`` (lecture 004's two-class w, ω₀ with C₁ = ``classes_[1]``).
     """
+
+    _parameter_constraints = {}  # no hyperparameters
 
     def __init__(self):
         pass
@@ -46,7 +81,8 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         """Estimate priors, means and the shared covariance; returns self."""
         self._reset()  # first: a failed fit leaves the estimator unfitted
-        X, classes, idx = self._validate_data(X, y)
+        X, y = validate_data(self, X, y)
+        classes, idx = encode_labels(y)
         n, d = X.shape
         counts = np.bincount(idx, minlength=len(classes))
         means = np.zeros((len(classes), d))
@@ -56,17 +92,22 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
         cov = resid.T @ resid / n
         try:
             chol = linalg.cho_factor(cov, lower=True)
-            if np.min(np.diag(chol[0]) ** 2 / np.diag(cov)) < COLLINEAR_TOL:
-                raise linalg.LinAlgError("numerically singular")
+            with np.errstate(divide="ignore", invalid="ignore"):
+                if not np.min(np.diag(chol[0]) ** 2 / np.diag(cov)) >= COLLINEAR_TOL:
+                    raise linalg.LinAlgError("numerically singular")
+            W, rank = linalg.cho_solve(chol, means.T).T, d
         except linalg.LinAlgError:
-            raise ValueError(
-                f"The pooled covariance of X is singular (d = {d} features, "
-                f"N = {n} samples, {len(classes)} classes): a feature is constant "
-                "within every class, or features are collinear (a feature keeps "
-                f"less than COLLINEAR_TOL = {COLLINEAR_TOL:g} of its within-class "
-                "variance after regression on the preceding ones), or N - K < d."
-            ) from None
-        W = linalg.cho_solve(chol, means.T).T
+            W, rank = _pseudo_inverse_solve(cov, means.T)
+            W = W.T
+            warnings.warn(
+                f"The pooled covariance of X is singular (rank {rank} < d = {d} "
+                f"features; N = {n} samples, {len(classes)} classes): a feature is "
+                "constant within every class, features are collinear, or N - K < d. "
+                "Using its pseudo-inverse: the directions without within-class "
+                "variance are ignored.",
+                UserWarning,
+                stacklevel=3,  # the caller of fit (BaseEstimator wraps fit)
+            )
         b = -0.5 * np.sum(means * W, axis=1) + np.log(counts / n)
         self.classes_, self.priors_, self.means_, self.covariance_ = (
             classes,
@@ -74,6 +115,7 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
             means,
             cov,
         )
+        self.covariance_rank_ = rank
         if len(classes) == 2:
             self.coef_, self.intercept_ = (
                 (W[1] - W[0])[None, :],

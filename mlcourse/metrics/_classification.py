@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
-import numbers
 import warnings
 
 import numpy as np
 
 from ..exceptions import UndefinedMetricWarning
-from ..utils.validation import check_array, check_binary_labels, check_consistent_length
+from ..utils.validation import (
+    Options,
+    check_array,
+    check_binary_labels,
+    check_consistent_length,
+    validate_params,
+)
 
 __all__ = [
     "confusion_matrix",
@@ -52,18 +57,8 @@ def confusion_matrix(y_true, y_pred) -> np.ndarray:
     return np.array([[tp, fp], [fn, tn]], dtype=np.int64)
 
 
-def _check_zero_division(zero_division) -> None:
-    """Validate before computing: a bad value is an error even when no 0/0 occurs."""
-    if isinstance(zero_division, str) and zero_division == "warn":
-        return
-    if (
-        isinstance(zero_division, bool)
-        or not isinstance(zero_division, numbers.Real)
-        or zero_division not in (0, 1)
-    ):
-        raise ValueError(
-            f"zero_division must be 'warn', 0 or 1; got {zero_division!r}."
-        )
+# zero_division, checked before computing: a bad value is an error even when no 0/0 occurs
+_ZERO_DIVISION = {"zero_division": [Options(object, ("warn", 0, 1))]}
 
 
 def _ratio(num: int, den: int, name: str, zero_division) -> float:
@@ -114,7 +109,7 @@ def precision(y_true, y_pred, *, zero_division="warn") -> float:
     float
         In [0, 1]; equals ``sklearn.metrics.precision_score``.
     """
-    _check_zero_division(zero_division)
+    validate_params(_ZERO_DIVISION, {"zero_division": zero_division})
     (tp, fp), _ = confusion_matrix(y_true, y_pred)
     return _ratio(tp, tp + fp, "precision", zero_division)
 
@@ -135,7 +130,7 @@ def recall(y_true, y_pred, *, zero_division="warn") -> float:
     float
         In [0, 1]; equals ``sklearn.metrics.recall_score``.
     """
-    _check_zero_division(zero_division)
+    validate_params(_ZERO_DIVISION, {"zero_division": zero_division})
     (tp, _), (fn, _) = confusion_matrix(y_true, y_pred)
     return _ratio(tp, tp + fn, "recall", zero_division)
 
@@ -158,7 +153,7 @@ def f_measure(y_true, y_pred, *, zero_division="warn") -> float:
     float
         In [0, 1]; equals ``sklearn.metrics.f1_score``.
     """
-    _check_zero_division(zero_division)
+    validate_params(_ZERO_DIVISION, {"zero_division": zero_division})
     (tp, fp), (fn, _) = confusion_matrix(y_true, y_pred)
     return _ratio(2 * tp, 2 * tp + fp + fn, "F-measure", zero_division)
 
@@ -184,25 +179,27 @@ def classification_cost(confusion, cost_matrix) -> float:
     float
     """
     c = check_array(confusion, "confusion")
-    k = check_array(cost_matrix, "cost_matrix")
+    k = _cost_matrix(cost_matrix)
     if c.shape != (2, 2):
         raise ValueError(
             "confusion must have shape (2, 2) in the lecture's layout "
             f"[[TP, FP], [FN, TN]]; got shape {c.shape}."
         )
-    _check_cost_shape(k)
     if (c < 0).any():
         raise ValueError("confusion must hold non-negative counts.")
     return float(np.sum(c * k))
 
 
-def _check_cost_shape(k: np.ndarray) -> None:
+def _cost_matrix(cost_matrix) -> np.ndarray:
+    """`cost_matrix` as a finite (2, 2) float array."""
+    k = check_array(cost_matrix, "cost_matrix")
     if k.shape != (2, 2):
         raise ValueError(
             "cost_matrix must have shape (2, 2), laid out as "
             "[[c(+|+), c(+|-)], [c(-|+), c(-|-)]] (c(i|j): cost of predicting i "
             f"when the actual class is j); got shape {k.shape}."
         )
+    return k
 
 
 def min_cost_threshold(cost_matrix) -> float:
@@ -228,8 +225,7 @@ def min_cost_threshold(cost_matrix) -> float:
     float
         p* in (0, 1).
     """
-    k = check_array(cost_matrix, "cost_matrix")
-    _check_cost_shape(k)
+    k = _cost_matrix(cost_matrix)
     false_pos = k[0, 1] - k[1, 1]  # extra cost of a false positive over a true negative
     false_neg = k[1, 0] - k[0, 0]  # extra cost of a false negative over a true positive
     if false_pos <= 0 or false_neg <= 0:

@@ -9,6 +9,7 @@ D = (G + λI)⁻¹T.
 from __future__ import annotations
 
 import warnings
+from numbers import Real
 
 import numpy as np
 from scipy import linalg
@@ -16,9 +17,9 @@ from scipy.linalg import blas as _blas
 from scipy.linalg import lapack
 from sklearn.base import RegressorMixin
 
-from ..kernels import Kernel, design_matrix, get_kernel
-from ..utils.validation import check_scalar
-from ._base import _RBFEstimator, check_positive
+from ..kernels import KERNELS, Kernel, design_matrix, get_kernel
+from ..utils.validation import Interval, StrOptions, validate_data
+from ._base import _RBFEstimator
 
 __all__ = ["KernelRidge"]
 
@@ -48,6 +49,12 @@ class KernelRidge(RegressorMixin, _RBFEstimator):
     n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "kernel": [StrOptions(tuple(KERNELS)), callable],
+        "gamma": [None, Interval(Real, 0, None, closed="neither")],
+    }
+
     def __init__(self, alpha=1.0, kernel="rbf", gamma=None):
         self.alpha = alpha
         self.kernel = kernel
@@ -71,14 +78,9 @@ class KernelRidge(RegressorMixin, _RBFEstimator):
         self : KernelRidge
         """
         self._reset()
-        check_scalar(self.alpha, "alpha", low=0)
-        check_positive(self.gamma, "gamma", allow_none=True)
-        X, y = self._validate_fit(X, y, multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
         gamma = 1.0 / X.shape[1] if self.gamma is None else float(self.gamma)
-        try:
-            kernel = get_kernel(self.kernel, gamma=gamma)
-        except ValueError as error:
-            self._fail(error)
+        kernel = get_kernel(self.kernel, gamma=gamma)
         G = _gram(kernel, X)
         G.flat[:: len(G) + 1] += self.alpha
         # Gᵀ is Fortran-ordered, so potrf factorises it in place: Gᵀ = UᵀU from its upper
@@ -104,7 +106,7 @@ class KernelRidge(RegressorMixin, _RBFEstimator):
 
     def predict(self, X) -> np.ndarray:
         """y(x) = g(x)ᵀ D with g(x)_n = k(x, x_n): shape (n,) or (n, C)."""
-        X = self._validate_predict(X)
+        X = validate_data(self, X, reset=False)
         K = design_matrix(X, self.kernel_, self.X_fit_, bias=False, name="kernel")
         if self.dual_coef_.ndim == 1:
             # through SciPy's BLAS (see mlcourse.kernels.sq_dist on mixing the two BLAS)

@@ -15,7 +15,7 @@ from scipy.linalg import blas as _blas
 
 from ..kernels import sq_dist
 from ..utils.validation import check_array, check_random_state, check_scalar
-from ._base import check_count, check_distinct
+from ._base import check_distinct
 
 __all__ = ["KMeansResult", "kmeans", "kmeans_plusplus", "cluster_widths"]
 
@@ -130,8 +130,8 @@ def kmeans(
     (the lowest index among ties), which then leaves its old cluster; this can only lower J.
     """
     X = check_array(X, "X")
-    M = check_count(n_clusters, "n_clusters")
-    max_iter = check_count(max_iter, "max_iter")
+    M = check_scalar(n_clusters, "n_clusters", low=1, integer=True)
+    max_iter = check_scalar(max_iter, "max_iter", low=1, integer=True)
     check_scalar(tol, "tol", low=0)
     check_distinct(X, M, "n_clusters")
     if init is None:

@@ -17,7 +17,6 @@ from scipy.special import logsumexp
 from ..exceptions import ConvergenceWarning
 from ..special import LOG_2PI
 from ..utils.validation import check_array, check_random_state, check_scalar
-from ._base import check_count
 from ._kmeans import kmeans
 
 __all__ = [
@@ -133,8 +132,8 @@ def gaussian_mixture(
     MixtureResult
     """
     X = check_array(X, "X")
-    M = check_count(n_components, "n_components")
-    max_iter = check_count(max_iter, "max_iter")
+    M = check_scalar(n_components, "n_components", low=1, integer=True)
+    max_iter = check_scalar(max_iter, "max_iter", low=1, integer=True)
     check_scalar(tol, "tol", low=0)
     scale = float(np.mean(np.var(X, axis=0)))
     floor = COVARIANCE_FLOOR * (scale if scale > 0 else 1.0)

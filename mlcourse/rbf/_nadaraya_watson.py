@@ -12,11 +12,14 @@ cancels.
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from sklearn.base import RegressorMixin
 
 from ..kernels import sq_dist
-from ._base import _RBFEstimator, check_positive
+from ..utils.validation import Interval, validate_data
+from ._base import _RBFEstimator
 
 __all__ = ["NadarayaWatson", "nadaraya_watson_weights"]
 
@@ -60,6 +63,10 @@ class NadarayaWatson(RegressorMixin, _RBFEstimator):
     :func:`nadaraya_watson_weights`.
     """
 
+    _parameter_constraints = {
+        "bandwidth": [Interval(Real, 0, None, closed="neither")],
+    }
+
     def __init__(self, bandwidth=1.0):
         self.bandwidth = bandwidth
 
@@ -76,12 +83,11 @@ class NadarayaWatson(RegressorMixin, _RBFEstimator):
         self : NadarayaWatson
         """
         self._reset()
-        check_positive(self.bandwidth, "bandwidth")
-        X, y = self._validate_fit(X, y, multi_output=True, y_numeric=True)
+        X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
         self.X_fit_, self.y_fit_ = X, y
         return self
 
     def predict(self, X) -> np.ndarray:
         """y(x) = Σ_n k(x, x_n) z_n: shape (n,) or (n, C)."""
-        X = self._validate_predict(X)
+        X = validate_data(self, X, reset=False)
         return nadaraya_watson_weights(X, self.X_fit_, self.bandwidth) @ self.y_fit_

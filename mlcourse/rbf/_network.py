@@ -10,6 +10,7 @@ W is C × (M+1) with the biases w_k0 in its first column.
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 from scipy import linalg, optimize
@@ -19,12 +20,16 @@ from sklearn.base import RegressorMixin, TransformerMixin
 from ..exceptions import ConvergenceWarning
 from ..kernels import design_matrix, sq_dist
 from ..utils.validation import (
+    Interval,
+    StrOptions,
     check_array,
+    check_consistent_length,
     check_option,
     check_random_state,
     check_scalar,
+    validate_data,
 )
-from ._base import _RBFEstimator, check_count, check_distinct, check_positive
+from ._base import _RBFEstimator, check_distinct
 from ._kmeans import cluster_widths, kmeans
 
 __all__ = [
@@ -109,7 +114,8 @@ def ridge_weights(Phi, T, alpha: float, route: str = "auto") -> np.ndarray:
         rows): the minimum-norm least-squares solution (``lstsq``) is returned instead.
     """
     Phi = check_array(Phi, "Phi")
-    T = np.asarray(T, dtype=float)
+    T = check_array(T, "T", ndim=(1, 2))
+    check_consistent_length(Phi=Phi, T=T)
     check_scalar(alpha, "alpha", low=0)
     route = check_option(route, "route", ("auto", "primal", "dual"))
     N, P = Phi.shape
@@ -169,7 +175,8 @@ def network_objective(X, T, W, centers, widths, alpha: float = 0.0):
     B = (E @ W[:, 1:]) * Phi  # b_nj = φ_j(x_n) Σ_k e_nk w_kj, (N, M)
     s2 = widths**2
     dcenters = -(B.T @ X - B.sum(axis=0)[:, None] * centers) / s2[:, None]
-    dwidths = -np.einsum("nj,nj->j", B, sq_dist(X, centers)) / (s2 * widths)
+    # divided in two steps: σ_j³ over- or underflows for inputs of scale 1e±150 where σ_j² does not
+    dwidths = -np.einsum("nj,nj->j", B, sq_dist(X, centers)) / s2 / widths
     return J, (dW, dcenters, dwidths)
 
 
@@ -231,6 +238,15 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
     n_features_in_ : int
     """
 
+    _parameter_constraints = {
+        "n_centers": [Interval(Integral, 1, None, closed="left")],
+        "width": [None, Interval(Real, 0, None, closed="neither")],
+        "alpha": [Interval(Real, 0, None, closed="left")],
+        "train": [StrOptions(("kmeans", "gradient", "alternating"))],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self,
         n_centers=10,
@@ -260,17 +276,10 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         self : RBFNetwork
         """
         self._reset()
-        M = check_count(self.n_centers, "n_centers")
-        check_positive(self.width, "width", allow_none=True)
-        check_scalar(self.alpha, "alpha", low=0)
-        train = check_option(self.train, "train", ("kmeans", "gradient", "alternating"))
-        max_iter = check_count(self.max_iter, "max_iter")
+        M, train, max_iter = self.n_centers, self.train, self.max_iter
         rng = check_random_state(self.random_state)
-        X, y = self._validate_fit(X, y, multi_output=True, y_numeric=True)
-        try:
-            check_distinct(X, M, "n_centers")
-        except ValueError as error:
-            self._fail(error)
+        X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
+        check_distinct(X, M, "n_centers")
         T = y[:, None] if y.ndim == 1 else y
         km = kmeans(X, M, random_state=rng, max_iter=max_iter)
         centers = km.centers
@@ -308,7 +317,7 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
 
     def transform(self, X) -> np.ndarray:
         """Φ, the activations of the Gaussian units, shape (n, M) (without the bias unit)."""
-        X = self._validate_predict(X)
+        X = validate_data(self, X, reset=False)
         return gaussian_units(X, self.centers_, self.widths_)
 
     def predict(self, X) -> np.ndarray:

@@ -10,13 +10,19 @@ p(x | z = k) = Σ_j p(x | j) P(j | z = k), Bayes' rule gives exactly this form:
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
 
-from ..utils.validation import check_random_state, check_scalar
-from ._base import _RBFEstimator, check_count, check_distinct
+from ..utils.validation import (
+    Interval,
+    check_random_state,
+    encode_labels,
+    validate_data,
+)
+from ._base import _RBFEstimator, check_distinct
 from ._mixture import _TINY, component_log_density, gaussian_mixture
 
 __all__ = ["NormalizedRBFClassifier"]
@@ -59,6 +65,13 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
 
     _multi_output_targets = False
 
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+    }
+
     def __init__(self, n_components=10, random_state=None, max_iter=200, tol=1e-6):
         self.n_components = n_components
         self.random_state = random_state
@@ -79,22 +92,11 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
         self : NormalizedRBFClassifier
         """
         self._reset()
-        M = check_count(self.n_components, "n_components")
+        M, max_iter, tol = self.n_components, self.max_iter, self.tol
         rng = check_random_state(self.random_state)
-        max_iter = check_count(self.max_iter, "max_iter")
-        tol = check_scalar(self.tol, "tol", low=0)
-        X, y = self._validate_fit(X, y)
-        try:
-            check_classification_targets(y)
-            classes, idx = np.unique(y, return_inverse=True)
-            if len(classes) < 2:
-                raise ValueError(
-                    f"y has only one class ({classes[0]!r}); a classifier "
-                    "needs at least two."
-                )
-            check_distinct(X, M, "n_components")
-        except ValueError as error:
-            self._fail(error)
+        X, y = validate_data(self, X, y)
+        classes, idx = encode_labels(y)
+        check_distinct(X, M, "n_components")
         mix = gaussian_mixture(X, M, random_state=rng, max_iter=max_iter, tol=tol)
         R = mix.responsibilities
         counts = np.stack(
@@ -117,7 +119,7 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
 
     def component_posterior(self, X) -> np.ndarray:
         """φ_j(x) = P(j | x) = P_j p(x | j) / Σ_l P_l p(x | l), shape (n, M) (via ``logsumexp``)."""
-        X = self._validate_predict(X)
+        X = validate_data(self, X, reset=False)
         log_joint = component_log_density(X, self.means_, self.covariances_) + np.log(
             self.weights_
         )

@@ -19,7 +19,6 @@ import numpy as np
 from scipy import integrate
 
 from ..utils.validation import check_scalar
-from ._base import check_count, check_positive
 
 __all__ = [
     "gaussian_series_coefficients",
@@ -32,8 +31,8 @@ __all__ = [
 def gaussian_series_coefficients(sigma: float, n_terms: int) -> np.ndarray:
     """a_m = σ^{2m} / (m! 2^m) for m = 0, …, n_terms − 1 (lecture 002): the penalty whose
     Green's function is a Gaussian of width σ."""
-    check_positive(sigma, "sigma")
-    n_terms = check_count(n_terms, "n_terms")
+    check_scalar(sigma, "sigma", low=0, low_inclusive=False)
+    n_terms = check_scalar(n_terms, "n_terms", low=1, integer=True)
     return np.array([(sigma**2 / 2) ** m / math.factorial(m) for m in range(n_terms)])
 
 
@@ -79,8 +78,8 @@ def green_function_fft(inverse_symbol, n: int, spacing: float, dim: int = 1):
         The grid along each axis (x = 0 at index n/2).
     G : ndarray of shape (n,) or (n, n)
     """
-    n = check_count(n, "n", low=2)
-    check_positive(spacing, "spacing")
+    n = check_scalar(n, "n", low=2, integer=True)
+    check_scalar(spacing, "spacing", low=0, low_inclusive=False)
     if dim not in (1, 2):
         raise ValueError(f"dim must be 1 or 2; got {dim!r}.")
     omega = 2 * np.pi * np.fft.fftfreq(n, spacing)

@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 
 from ..base import BaseEstimator, LinearClassifierMixin
 from ..exceptions import ConvergenceWarning
-from ..kernels import design_matrix, get_kernel
+from ..kernels import KERNELS, design_matrix, get_kernel
 from ..laplace import probit_approximation
 from ..special import sigmoid, softmax
-from ..utils.validation import check_bool, check_option, check_scalar
+from ..utils.validation import (
+    Interval,
+    StrOptions,
+    check_is_fitted,
+    check_option,
+    encode_labels,
+    validate_data,
+)
 from ._classification_loops import fit_em_classifier, fit_sequential_classifier
 
 __all__ = ["RVMClassifier"]
@@ -78,6 +86,16 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
         The model fitted: two classes, or how K > 2 were handled.
     """
 
+    _parameter_constraints = {
+        "kernel": [StrOptions(tuple(KERNELS)), callable],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "bias": ["boolean"],
+        "method": [StrOptions(_METHODS)],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "multiclass": [StrOptions(_MULTICLASS)],
+    }
+
     def __init__(
         self,
         kernel="rbf",
@@ -118,13 +136,10 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
             hyperparameters (unknown kernel, method or multiclass, gamma ≤ 0, …).
         """
         self._reset()  # first: a failed fit leaves the estimator unfitted
-        X, classes, idx = self._validate_data(X, y)
+        X, y = validate_data(self, X, y)
+        classes, idx = encode_labels(y)
         kernel = get_kernel(self.kernel, gamma=self.gamma)
-        method = check_option(self.method, "method", _METHODS)
-        multiclass = check_option(self.multiclass, "multiclass", _MULTICLASS)
-        check_bool(self.bias, "bias")
-        check_scalar(self.max_iter, "max_iter", low=1, integer=True)
-        check_scalar(self.tol, "tol", low=0)
+        method, multiclass = self.method, self.multiclass
         Phi = design_matrix(X, kernel, X, bias=self.bias, bias_last=True, name="kernel")
         K, n = len(classes), X.shape[0]
         if K == 2:
@@ -183,7 +198,7 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
         """Validated X (fitted, same columns as in ``fit``) and Φ = [k(X, relevance vectors), 1],
         shape (n, n_rv + 1)."""
         return design_matrix(
-            self._check_X(X),
+            validate_data(self, X, reset=False),
             self.kernel_,
             self.relevance_vectors_,
             bias=True,
@@ -215,7 +230,7 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
             same approximation per class, ignoring the covariances between classes). For
             "ovr" the K moderated one-vs-rest probabilities are normalised to sum to 1.
         """
-        self._check_fitted()  # NotFittedError before any attribute
+        check_is_fitted(self)  # NotFittedError before any attribute
         method = check_option(method, "method", _PROBA)
         if method == "plugin" and self.multiclass_ != "ovr":
             return super().predict_proba(X)  # σ(a) or softmax(a) at the mode

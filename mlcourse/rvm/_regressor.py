@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 
 from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
-from ..kernels import design_matrix, get_kernel
-from ..utils.validation import check_bool, check_option, check_scalar
+from ..kernels import KERNELS, design_matrix, get_kernel
+from ..utils.validation import Interval, StrOptions, validate_data
 from ._em import fit_em
 from ._fast import ALIGNMENT_MAX, fit_sequential
 from ._reestimate import _spread
@@ -30,7 +31,7 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         Tipping's eq. (29) for 1-D inputs, ``"linear"`` xᵀx′; a kernel object or a callable
         ``k(X, Y)`` returns the (n, m) matrix of k(xᵢ, yⱼ) and need not be positive definite.
     gamma : float > 0
-        Inverse squared width of the ``"rbf"`` kernel (ignored, and not validated, otherwise).
+        Inverse squared width of the ``"rbf"`` kernel (ignored, though validated, otherwise).
     bias : bool
         Add the constant basis function (the b of y(x) = Σ wₙk(x, xₙ) + b); it has its own α
         and can be pruned like the others.
@@ -80,6 +81,17 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
     n_iter_ : int
     converged_ : bool
     """
+
+    _parameter_constraints = {
+        "kernel": [StrOptions(tuple(KERNELS)), callable],
+        "gamma": [Interval(Real, 0, None, closed="neither")],
+        "bias": ["boolean"],
+        "method": [StrOptions(_METHODS)],
+        "noise_variance": [None, Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left")],
+        "alignment_max": [Interval(Real, 0, np.inf, closed="both")],
+    }
 
     def __init__(
         self,
@@ -131,17 +143,9 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
             Bad input or hyperparameters (NaN, shapes, negative values, unknown options).
         """
         self._reset()  # first: a failed fit leaves the estimator unfitted
-        X, y = self._validate_data(X, y)
+        X, y = validate_data(self, X, y, y_numeric=True)
         kernel = get_kernel(self.kernel, gamma=self.gamma)
-        method = check_option(self.method, "method", _METHODS)
-        check_bool(self.bias, "bias")
-        if self.noise_variance is not None:
-            check_scalar(
-                self.noise_variance, "noise_variance", low=0, low_inclusive=False
-            )
-        check_scalar(self.max_iter, "max_iter", low=1, integer=True)
-        check_scalar(self.tol, "tol", low=0)
-        check_scalar(self.alignment_max, "alignment_max", low=0, allow_inf=True)
+        method = self.method
         n = X.shape[0]
         Phi = self._basis(kernel, X, X, self.bias)
         fixed = self.noise_variance is not None
@@ -207,7 +211,7 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         mean : ndarray of shape (n,)
         std : ndarray of shape (n,), only if `return_std`
         """
-        X = self._check_X(X)
+        X = validate_data(self, X, reset=False)
         has_b = np.isfinite(self.intercept_alpha_)
         Phi = self._basis(self.kernel_, X, self.relevance_vectors_, has_b)
         w = np.r_[self.coef_, [self.intercept_] if has_b else []]

@@ -3,7 +3,10 @@
 =====================================  ===========================================================
 module                                 what
 =====================================  ===========================================================
-:mod:`mlcourse.utils.validation`       input checks that raise a ValueError naming the argument
+:mod:`mlcourse.utils.validation`       the one validation path: hyperparameter constraints
+                                       (``Interval``, ``StrOptions``, …, ``validate_params``),
+                                       ``validate_data`` and ``check_array``, whose errors name
+                                       the argument
 :mod:`mlcourse.utils.optimize`         Newton–Raphson / IRLS, gradient descent and SGD
 :mod:`mlcourse.utils.objectives`       Bernoulli and categorical likelihoods of a linear activation,
                                        penalised by a Gaussian prior, with gradients and Hessians

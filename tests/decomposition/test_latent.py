@@ -536,11 +536,54 @@ def test_cca_matches_sklearn_and_direct_maximisation():
     np.testing.assert_allclose(-best, rho[0], rtol=0, atol=1e-8)
 
 
-def test_cca_singular_covariance_raises(rng):
+@pytest.mark.parametrize("extra", ["constant", "duplicated", "collinear"])
+def test_cca_fits_a_singular_covariance_by_the_pseudo_inverse(rng, extra):
+    """A redundant column (issue 25) changes neither the canonical correlations nor the scores:
+    CCA works in the column space of the centred X. Both routes (QR without the column, the
+    SVD pseudo-inverse with it) are backward stable, so they agree to eps times the condition
+    number of the whitening (κ < 10 here) and the size of the data, well within 1e-12."""
+    X = rng.standard_normal((40, 3))
+    Y = X @ rng.standard_normal((3, 2)) + rng.standard_normal((40, 2))
+    column = {
+        "constant": np.full(40, 3.0),
+        "duplicated": X[:, 1],
+        "collinear": X[:, 0] - 2 * X[:, 2],
+    }[extra]
+    reduced, full = CCA(2).fit(X, Y), CCA(2).fit(np.column_stack([X, column]), Y)
+    np.testing.assert_allclose(
+        full.canonical_correlations_, reduced.canonical_correlations_, atol=1e-12
+    )
+    # the same pairs of scores, up to the sign of each pair (the sign rule reads the largest
+    # entry of x_weights_, which a split weight can change)
+    U, V = full.transform(np.column_stack([X, column]), Y)
+    U0, V0 = reduced.transform(X, Y)
+    signs = np.sign(np.sum(U * U0, axis=0))
+    np.testing.assert_allclose(U * signs, U0, atol=1e-12)
+    np.testing.assert_allclose(V * signs, V0, atol=1e-12)
+    # the minimum-norm directions: nothing on a constant column, an even split on a copy
+    if extra == "constant":
+        np.testing.assert_allclose(full.x_weights_[3], 0.0, atol=1e-12)
+    if extra == "duplicated":
+        np.testing.assert_allclose(full.x_weights_[1], full.x_weights_[3], atol=1e-12)
+
+
+def test_cca_with_more_columns_than_samples_correlates_perfectly(rng):
+    """p ≥ N − 1: the centred X spans every centred vector, so any y is matched exactly."""
+    cca = CCA(1).fit(rng.standard_normal((10, 20)), rng.standard_normal(10))
+    np.testing.assert_allclose(cca.canonical_correlations_, 1.0, atol=1e-12)
+    assert cca.x_weights_.shape == (20, 1)
+
+
+def test_cca_refuses_a_block_without_variance(rng):
     X = rng.standard_normal((30, 3))
-    X = np.column_stack([X, X[:, 0] + X[:, 1]])
-    with pytest.raises(ValueError, match="X has linearly dependent columns"):
-        CCA(1).fit(X, rng.standard_normal((30, 2)))
+    with pytest.raises(ValueError, match="y has no variance"):
+        CCA(1).fit(X, np.full(30, 2.0))
+    with pytest.raises(ValueError, match="X has no variance"):
+        CCA(1).fit(np.ones((30, 2)), X)
+    with pytest.raises(
+        ValueError, match=r"n_components=2 is larger than the data allow"
+    ):
+        CCA(2).fit(np.column_stack([X[:, 0], 2 * X[:, 0]]), X[:, :2])
 
 
 # --- kernel PCA ----------------------------------------------------------------------------------
@@ -610,7 +653,10 @@ def test_kernel_pca_separates_circles():
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"n_components": 6}, "n_components=6 must be smaller than n_features=6"),
+        (
+            {"n_components": 6},
+            "n_components=6 is larger than the data allow: at most 5",
+        ),
         ({"n_components": 0}, "n_components"),
         ({"n_components": 2, "method": "svd"}, "method"),
         ({"n_components": 2, "tol": -1.0}, "tol"),
@@ -647,12 +693,17 @@ def test_length_mismatch_names_the_arrays(est, rng):
 
 def test_pls_cca_kernel_pca_reject_too_many_components(rng):
     X = rng.standard_normal((20, 3))
-    with pytest.raises(ValueError, match="n_components=4 must be at most"):
+    with pytest.raises(
+        ValueError, match="n_components=4 is larger than the data allow: at most"
+    ):
         PLSRegression(4).fit(X, rng.standard_normal(20))
-    with pytest.raises(ValueError, match="n_components=3 must be at most"):
+    with pytest.raises(
+        ValueError, match="n_components=3 is larger than the data allow: at most"
+    ):
         CCA(3).fit(X, rng.standard_normal((20, 2)))
     with pytest.raises(
-        ValueError, match="n_components=21 must be at most n_samples=20"
+        ValueError,
+        match=r"n_components=21 is larger than the data allow: at most 20 \(n_samples=20",
     ):
         KernelPCA(21).fit(X)
     with pytest.raises(ValueError, match="gamma"):
@@ -712,3 +763,68 @@ def test_cca_and_kernel_pca_scores_on_the_training_data(rng):
         rtol=rounding(K) * 50 * kp.eigenvalues_[0] / kp.eigenvalues_[-1],
     )
     assert 0 < kp.score(rng.standard_normal((20, 3))) < 1
+
+
+# --- issue 25: degenerate targets, callable kernels, rounding-level eigenvalues ------------------
+
+
+@pytest.mark.parametrize(
+    "est", [SupervisedPCA(1, random_state=0), PLSRegression(1), PLSRegression(2)]
+)
+@pytest.mark.parametrize("rounding", [False, True])
+def test_constant_y_is_named_and_nothing_leaks(est, rounding, rng):
+    """A constant y (a cross-validation fold can have one) raises a ValueError that says so,
+    with no RuntimeWarning from a 0/0 on the way (warnings are errors here); also when the
+    values differ only in the last bit (0.3 and 0.1 · 3)."""
+    X = rng.standard_normal((30, 3))
+    y = np.full(30, 0.3)
+    if rounding:
+        y[::7] = 0.1 * 3  # 0.30000000000000004
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match=r"y is constant \(every value "):
+            est.fit(X, y)
+
+
+def test_pls_names_how_many_components_the_data_support(rng):
+    """X with orthogonal centred columns and y its first column: the first component is that
+    column and leaves a y residual of rounding, so n_components=2 is refused with 'use
+    n_components <= 1'; an X of rank 1 likewise (the old message said '<= 1' for 1 too)."""
+    A = rng.standard_normal((30, 3))
+    X = linalg.qr(A - A.mean(axis=0), mode="economic")[0] * [3.0, 2.0, 1.0]
+    y = X[:, 0]
+    with pytest.raises(ValueError, match=r"n_components=2 is too many") as info:
+        PLSRegression(2, scale=False).fit(X, y)
+    assert "after 1 component(s) the residual of y" in str(info.value)
+    assert "n_components <= 1" in str(info.value)
+    with pytest.raises(ValueError, match=r"X is numerically zero.*n_components <= 1"):
+        PLSRegression(2).fit(np.outer(rng.standard_normal(30), [1.0, 2.0]), y)
+
+
+def test_kernel_pca_calls_a_callable_kernel_with_two_arguments(rng):
+    """The one kernel interface (issue 25): a callable k(A, B) with no default for B."""
+    X = rng.standard_normal((25, 2))
+
+    def k(A, B):  # exp(−γ‖a − b‖²), γ = 0.5
+        return np.exp(-0.5 * ((A[:, None, :] - B[None, :, :]) ** 2).sum(axis=-1))
+
+    ours = KernelPCA(3, kernel=k).fit(X)
+    named = KernelPCA(3, kernel="rbf", gamma=0.5).fit(X)
+    # the same matrix by two routes (direct differences, and ‖a‖² + ‖b‖² − 2aᵀb): entries
+    # agree to a few eps, eigenvectors to that over the eigen-gap (> 0.1 here)
+    np.testing.assert_allclose(ours.eigenvalues_, named.eigenvalues_, rtol=1e-12)
+    np.testing.assert_allclose(ours.transform(X), named.transform(X), atol=1e-10)
+
+
+def test_kernel_pca_clips_rounding_level_eigenvalues(rng):
+    """A linear kernel of rank 2 data: eigenvalues 3 and 4 of K̃ are rounding (≤ eps·N·λ₁),
+    set to 0 as scikit-learn does, so transform gives exact zeros there instead of noise
+    divided by √(1e-15)."""
+    X = rng.standard_normal((20, 2)) @ rng.standard_normal((2, 4))
+    kpca = KernelPCA(4, kernel="linear").fit(X)
+    assert kpca.eigenvalues_[0] > kpca.eigenvalues_[1] > 0
+    np.testing.assert_array_equal(kpca.eigenvalues_[2:], 0.0)
+    np.testing.assert_array_equal(kpca.transform(X)[:, 2:], 0.0)
+    sk = skd.KernelPCA(4, kernel="linear").fit(X)
+    np.testing.assert_allclose(kpca.eigenvalues_[:2], sk.eigenvalues_[:2], rtol=1e-10)
+    np.testing.assert_array_equal(sk.eigenvalues_[2:], 0.0)  # scikit-learn clips too

@@ -3,6 +3,7 @@ output and an independent copy of its code paths), the wrapper searches against 
 SequentialFeatureSelector and on the XOR example, OMP against scikit-learn, and bad input."""
 
 import sys
+import warnings
 from itertools import combinations
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from sklearn.neighbors import KNeighborsClassifier
 
 from mlcourse.feature_selection import (
     CRITERIA,
+    FeatureSelector,
     HistogramClassifier,
     backward_elimination,
     conditional_mutual_information,
@@ -399,10 +401,10 @@ def test_kuncheva_index():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda X, y: select_features(X, y, 0), "n_features must be >= 1"),
+        (lambda X, y: select_features(X, y, 0), "n_features must be .*>= 1"),
         (
             lambda X, y: select_features(X, y, 6),
-            "n_features=6 exceeds .*5 feature\\(s\\)",
+            "n_features=6 is larger than the data allow.*5 feature\\(s\\)",
         ),
         (lambda X, y: select_features(X, y, 2.5), "n_features must be an integer"),
         (
@@ -415,7 +417,7 @@ def test_kuncheva_index():
         (lambda X, y: select_features(X, y, 2, n_bins=1), "n_bins"),
         (
             lambda X, y: forward_selection(HistogramClassifier(), X, y, 6),
-            "n_features=6 exceeds",
+            "n_features=6 is larger than the data allow",
         ),
         (
             lambda X, y: backward_elimination(HistogramClassifier(), X, y, 0),
@@ -433,7 +435,7 @@ def test_kuncheva_index():
         ),
         (
             lambda X, y: forward_selection(HistogramClassifier(), X, y, 2, cv=1),
-            "n_splits",
+            r"cv=1 cannot split X of shape \(50, 5\)",
         ),
         (
             lambda X, y: forward_selection(HistogramClassifier(), X, y, 2, cv="folds"),
@@ -470,3 +472,99 @@ def test_combinations_helper_is_exhaustive():
     subsets = [[0, 1], [0, 2], [3, 4]]
     pairs = [kuncheva_index([a, b], 6) for a, b in combinations(subsets, 2)]
     assert kuncheva_index(subsets, 6) == pytest.approx(np.mean(pairs), abs=EPS)
+
+
+# --- issue 25: scikit-learn's cv and scoring, extreme scales, a named cv -----------------------
+
+
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+@pytest.mark.parametrize("k", [2, 4, 6])
+def test_equals_sequential_feature_selector_on_diabetes(direction, k):
+    """cv=5 and scoring="r2" mean what they mean in scikit-learn (unshuffled KFold through
+    check_cv, the r2 scorer through check_scoring): the same estimator gives exactly
+    SequentialFeatureSelector's selection (before issue 25, cv=5 shuffled its folds and the
+    fourth forward pick differed)."""
+    from sklearn.datasets import load_diabetes
+
+    X, y = load_diabetes(return_X_y=True)
+    search = forward_selection if direction == "forward" else backward_elimination
+    ours = search(LinearRegression(), X, y, k, scoring="r2", cv=5)
+    theirs = SequentialFeatureSelector(
+        LinearRegression(),
+        n_features_to_select=k,
+        direction=direction,
+        scoring="r2",
+        cv=5,
+    ).fit(X, y)
+    assert sorted(ours.features) == list(np.flatnonzero(theirs.get_support()))
+
+
+def test_an_int_cv_with_a_random_state_is_kfold_splits():
+    """random_state with an int cv keeps the seeded shuffle of kfold_splits (the old default,
+    and the chapter's)."""
+    rng = np.random.default_rng(3)
+    X, y = rng.standard_normal((40, 4)), rng.integers(0, 2, 40)
+    seeded = forward_selection(HistogramClassifier(), X > 0, y, 2, cv=4, random_state=0)
+    explicit = forward_selection(
+        HistogramClassifier(), X > 0, y, 2, cv=kfold_splits(40, 4, random_state=0)
+    )
+    np.testing.assert_array_equal(seeded.features, explicit.features)
+    np.testing.assert_array_equal(seeded.scores, explicit.scores)
+
+
+@pytest.mark.parametrize("random_state", [None, 0])
+def test_a_cv_larger_than_the_data_names_cv(random_state):
+    """forward_selection(cv=51) on 50 rows (issue 25) names cv and X, not n_samples."""
+    rng = np.random.default_rng(5)
+    X, y = rng.standard_normal((50, 3)), rng.standard_normal(50)
+    with pytest.raises(ValueError, match=r"cv=51 cannot split X of shape \(50, 3\)"):
+        forward_selection(LinearRegression(), X, y, 1, cv=51, random_state=random_state)
+
+
+def test_an_unknown_scorer_name_names_scoring():
+    rng = np.random.default_rng(5)
+    X, y = rng.standard_normal((30, 3)), rng.standard_normal(30)
+    with pytest.raises(ValueError, match=r"scoring='r_two' is not usable"):
+        forward_selection(LinearRegression(), X, y, 1, scoring="r_two")
+
+
+@pytest.mark.parametrize("scale", [1e150, 1e-150])
+def test_selection_is_unchanged_at_extreme_scales(scale):
+    """X × 1e150 (issue 25): huge floats are all integers, but they are not read as discrete
+    codes (whose int64 cast overflowed); they are binned like X, so the selection, the
+    scores and the ranking are those of X. No RuntimeWarning on the way."""
+    rng = np.random.default_rng(6)
+    X = rng.standard_normal((80, 5))
+    y = (X[:, 1] + 0.5 * X[:, 3] > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scaled = FeatureSelector(3).fit(scale * X, y)
+    plain = FeatureSelector(3).fit(X, y)
+    np.testing.assert_array_equal(scaled.features_, plain.features_)
+    np.testing.assert_array_equal(scaled.scores_, plain.scores_)
+
+
+def test_integer_codes_far_apart_do_not_overflow():
+    """Integer columns whose range exceeds int64 (−2⁶², 2⁶²): coded by their distinct values."""
+    X = np.array([[-(2**62), 0], [2**62, 1], [0, 0], [2**62, 1]] * 5, dtype=np.int64)
+    y = np.array([0, 1, 0, 1] * 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(select_features(X, y, 2, "mim")) == [0, 1]
+
+
+def test_feature_selector_transform_validates_X_like_fit():
+    """transform (issue 25) refuses strings and names X; an object array of numbers is read
+    as float64 (it returned an object array before); the width of fit is required."""
+    rng = np.random.default_rng(7)
+    X, y = rng.integers(0, 3, (40, 4)), rng.integers(0, 2, 40)
+    selector = FeatureSelector(2).fit(X, y)
+    with pytest.raises(ValueError, match="X must be numeric; it holds strings"):
+        selector.transform(X.astype(str))
+    out = selector.transform(X.astype(object))
+    assert out.dtype == np.float64
+    np.testing.assert_array_equal(out, X[:, selector.get_support()])
+    with pytest.raises(ValueError, match="X has 3 features, but FeatureSelector is"):
+        selector.transform(X[:, :3])
+    with pytest.raises(ValueError, match="X holds complex numbers"):
+        selector.transform(X + 1j)

@@ -36,7 +36,7 @@ def test_squared_exponential_matches_sklearn_and_ard(rng):
         kernels.SquaredExponential(length_scale=0.0)(X)
     with pytest.raises(ValueError, match="length_scale has 3 entries"):
         kernels.SquaredExponential(length_scale=[1, 1, 1])(X)
-    with pytest.raises(ValueError, match="variance must be > 0"):
+    with pytest.raises(ValueError, match="variance must be .*> 0"):
         kernels.SquaredExponential(variance=-1.0)(X)
 
 
@@ -67,7 +67,7 @@ def test_sq_dist_matches_brute_force_and_gram_is_exactly_symmetric(rng):
 
 
 def test_kernel_bad_input():
-    with pytest.raises(ValueError, match="gamma must be > 0"):
+    with pytest.raises(ValueError, match="gamma must be .*> 0"):
         kernels.rbf([[0.0]], gamma=-1.0)
     with pytest.raises(ValueError, match="same number of features"):
         kernels.rbf(np.zeros((2, 2)), np.zeros((2, 3)))
@@ -168,11 +168,11 @@ def test_silverman_is_positive_definite_and_one_dimensional(rng):
         kernels.SilvermanKernel()(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="silverman is defined for 1-D inputs"):
         kernels.SilvermanKernel().diag(np.zeros((3, 2)))
-    with pytest.raises(ValueError, match="length_scale must be > 0"):
+    with pytest.raises(ValueError, match="length_scale must be .*> 0"):
         kernels.SilvermanKernel(length_scale=0.0)(x)
-    with pytest.raises(ValueError, match="gamma must be > 0"):
+    with pytest.raises(ValueError, match="gamma must be .*> 0"):
         kernels.LaplacianKernel(gamma=-1.0)(x)
-    with pytest.raises(ValueError, match="gamma must be > 0"):
+    with pytest.raises(ValueError, match="gamma must be .*> 0"):
         kernels.LaplacianKernel(gamma=0.0).diag(x)
 
 
@@ -240,9 +240,9 @@ def test_kernel_hyperparameters_are_attributes_and_clone():
         k.set_params(width=1.0)
     copy = clone(kernels.SquaredExponential([1.0, 2.0], 0.5))
     assert isinstance(copy, kernels.SquaredExponential) and copy.variance == 0.5
-    with pytest.raises(ValueError, match="gamma must be > 0"):
+    with pytest.raises(ValueError, match="gamma must be .*> 0"):
         kernels.RBFKernel(gamma=0.0)([[0.0]])
-    with pytest.raises(ValueError, match="gamma must be > 0"):
+    with pytest.raises(ValueError, match="gamma must be .*> 0"):
         kernels.RBFKernel(gamma=-1.0).diag([[0.0]])
     with pytest.raises(ValueError, match="1-D inputs"):
         kernels.LinearSplineKernel().diag(np.zeros((3, 2)))
@@ -272,8 +272,8 @@ def test_get_kernel_resolves_names_with_the_parameters_each_kernel_takes():
     [
         (
             "poly",
-            "Unknown kernel 'poly'; choose one of 'rbf', 'laplacian', 'linear', "
-            "'linear_spline'",
+            "kernel must be one of 'rbf', 'laplacian', 'linear', 'linear_spline'; "
+            "got 'poly'",
         ),
         (
             3.0,
@@ -357,7 +357,7 @@ def test_design_matrix_of_a_feature_map(rng):
             np.zeros((3, 1)),
             r"of shape \(4, 3\); got shape \(2, 2\)",
         ),
-        ("poly", np.zeros((3, 1)), "Unknown kernel 'poly'"),
+        ("poly", np.zeros((3, 1)), "kernel must be one of .*; got 'poly'"),
     ],
 )
 def test_design_matrix_rejects_bad_bases(basis, centres, match):

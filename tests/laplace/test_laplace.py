@@ -587,10 +587,10 @@ def test_separable_data_still_have_a_posterior():
 @pytest.mark.parametrize(
     "params, match",
     [
-        ({"prior_precision": 0.0}, "prior_precision must be > 0"),
-        ({"prior_precision": -1.0}, "prior_precision must be > 0"),
-        ({"prior_precision": np.nan}, "prior_precision must be finite"),
-        ({"prior_precision": "1"}, "prior_precision must be a real number"),
+        ({"prior_precision": 0.0}, "prior_precision must be .*> 0"),
+        ({"prior_precision": -1.0}, "prior_precision must be .*> 0"),
+        ({"prior_precision": np.nan}, "prior_precision must be .*finite"),
+        ({"prior_precision": "1"}, "prior_precision must be .*real number"),
         ({"fit_intercept": "yes"}, "fit_intercept must be True or False"),
     ],
 )
@@ -617,9 +617,9 @@ def test_bad_data_and_calls():
     m = BayesianLogisticRegression().fit(X, y)
     with pytest.raises(ValueError, match="X has 2 features"):
         m.predict_proba(np.zeros((3, 2)))
-    with pytest.raises(ValueError, match="Unknown method"):
+    with pytest.raises(ValueError, match="method must be one of"):
         m.predict_proba(X, method="laplace")
-    with pytest.raises(ValueError, match="n_samples must be >= 1"):
+    with pytest.raises(ValueError, match="n_samples must be .*>= 1"):
         m.predict_proba(X, method="monte_carlo", n_samples=0)
     with pytest.raises(ValueError, match="n_samples must be an integer"):
         m.predict_proba(X, method="monte_carlo", n_samples=10.5)

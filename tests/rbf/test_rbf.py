@@ -118,9 +118,9 @@ def test_ridge_weights_1d_targets_and_bad_route(rng):
     w = ridge_weights(Phi, t, 0.1)
     assert w.shape == (4,)
     np.testing.assert_allclose(w, ridge_weights(Phi, t[:, None], 0.1)[:, 0], rtol=1e-15)
-    with pytest.raises(ValueError, match="Unknown route 'qr'"):
+    with pytest.raises(ValueError, match="route must be one of .*; got 'qr'"):
         ridge_weights(Phi, t, 0.1, route="qr")
-    with pytest.raises(ValueError, match="alpha must be >= 0"):
+    with pytest.raises(ValueError, match="alpha must be .*>= 0"):
         ridge_weights(Phi, t, -1.0)
 
 
@@ -579,13 +579,13 @@ def test_green_function_by_quadrature_is_the_exponential_kernel():
 
 
 def test_regularisation_helpers_reject_bad_input():
-    with pytest.raises(ValueError, match="sigma must be > 0"):
+    with pytest.raises(ValueError, match="sigma must be .*> 0"):
         gaussian_series_coefficients(0.0, 5)
-    with pytest.raises(ValueError, match="n_terms must be >= 1"):
+    with pytest.raises(ValueError, match="n_terms must be .*>= 1"):
         gaussian_series_coefficients(1.0, 0)
     with pytest.raises(ValueError, match="dim must be 1 or 2"):
         green_function_fft(lambda w: w, 8, 0.1, dim=3)
-    with pytest.raises(ValueError, match="spacing must be > 0"):
+    with pytest.raises(ValueError, match="spacing must be .*> 0"):
         green_function_fft(lambda w: w, 8, -0.1)
 
 
@@ -595,20 +595,20 @@ def test_regularisation_helpers_reject_bad_input():
 @pytest.mark.parametrize(
     "est, match",
     [
-        (RBFNetwork(width=0.0), "width must be > 0"),
-        (RBFNetwork(width=-1.0), "width must be > 0"),
-        (RBFNetwork(alpha=-1e-3), "alpha must be >= 0"),
-        (RBFNetwork(n_centers=0), "n_centers must be >= 1"),
+        (RBFNetwork(width=0.0), "width must be .*> 0"),
+        (RBFNetwork(width=-1.0), "width must be .*> 0"),
+        (RBFNetwork(alpha=-1e-3), "alpha must be .*>= 0"),
+        (RBFNetwork(n_centers=0), "n_centers must be .*>= 1"),
         (RBFNetwork(n_centers=2.5), "n_centers must be an integer"),
-        (RBFNetwork(train="newton"), "Unknown train 'newton'"),
-        (RBFNetwork(max_iter=0), "max_iter must be >= 1"),
-        (KernelRidge(alpha=-1.0), "alpha must be >= 0"),
-        (KernelRidge(gamma=0.0), "gamma must be > 0"),
-        (KernelRidge(kernel="poly"), "Unknown kernel 'poly'"),
-        (NadarayaWatson(bandwidth=0.0), "bandwidth must be > 0"),
-        (NadarayaWatson(bandwidth=-2.0), "bandwidth must be > 0"),
-        (NormalizedRBFClassifier(n_components=0), "n_components must be >= 1"),
-        (NormalizedRBFClassifier(tol=-1.0), "tol must be >= 0"),
+        (RBFNetwork(train="newton"), "train must be one of .*; got 'newton'"),
+        (RBFNetwork(max_iter=0), "max_iter must be .*>= 1"),
+        (KernelRidge(alpha=-1.0), "alpha must be .*>= 0"),
+        (KernelRidge(gamma=0.0), "gamma must be .*> 0"),
+        (KernelRidge(kernel="poly"), "kernel must be one of .*; got 'poly'"),
+        (NadarayaWatson(bandwidth=0.0), "bandwidth must be .*> 0"),
+        (NadarayaWatson(bandwidth=-2.0), "bandwidth must be .*> 0"),
+        (NormalizedRBFClassifier(n_components=0), "n_components must be .*>= 1"),
+        (NormalizedRBFClassifier(tol=-1.0), "tol must be .*>= 0"),
         (NormalizedRBFClassifier(random_state="seed"), "random_state must be None"),
     ],
 )
@@ -670,7 +670,7 @@ def test_nan_and_length_mismatch(rng, est):
 
 def test_classifier_needs_two_classes(rng):
     X, _ = _blobs(rng)
-    with pytest.raises(ValueError, match="y has only one class"):
+    with pytest.raises(ValueError, match="y contains only one class"):
         NormalizedRBFClassifier(n_components=3).fit(X, np.zeros(len(X)))
     with pytest.raises(ValueError, match="Unknown label type"):
         NormalizedRBFClassifier(n_components=3).fit(X, rng.normal(size=len(X)))
@@ -680,7 +680,7 @@ def test_kmeans_and_mixture_reject_bad_arguments(rng):
     X, _ = _blobs(rng)
     with pytest.raises(ValueError, match=r"init must have shape \(3, 2\)"):
         kmeans(X, 3, init=np.zeros((2, 2)))
-    with pytest.raises(ValueError, match="tol must be >= 0"):
+    with pytest.raises(ValueError, match="tol must be .*>= 0"):
         kmeans(X, 3, tol=-1.0)
     with pytest.raises(ValueError, match="X contains NaN"):
         gaussian_mixture(np.full((5, 2), np.nan), 2)

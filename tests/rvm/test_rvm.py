@@ -9,7 +9,11 @@ from scipy import optimize, stats
 from sklearn.linear_model import ARDRegression
 
 from mlcourse import datasets, rvm
-from mlcourse.exceptions import ConvergenceWarning, NotFittedError
+from mlcourse.exceptions import (
+    ConvergenceWarning,
+    InvalidParameterError,
+    NotFittedError,
+)
 from mlcourse.kernels import linear_spline, rbf
 from mlcourse.rvm import _fast as _rvm_fast
 from mlcourse.rvm import _span
@@ -765,8 +769,12 @@ def test_duplicated_inputs(method):
 
 
 def test_gamma_is_ignored_by_kernels_that_do_not_use_it():
+    """gamma is validated whatever the kernel (as every hyperparameter), but a kernel without
+    it ignores its value."""
     X, t = datasets.sinc_data(100)
-    m = rvm.RVMRegressor(kernel="linear_spline", gamma=-1.0, noise_variance=1e-4).fit(
+    with pytest.raises(InvalidParameterError, match="gamma must be .*> 0; got -1.0"):
+        rvm.RVMRegressor(kernel="linear_spline", gamma=-1.0).fit(X, t)
+    m = rvm.RVMRegressor(kernel="linear_spline", gamma=7.0, noise_variance=1e-4).fit(
         X, t
     )
     ref = rvm.RVMRegressor(kernel="linear_spline", noise_variance=1e-4).fit(X, t)
@@ -809,16 +817,16 @@ Y_OK = np.sin(3 * X_OK[:, 0])
         ({}, np.r_[X_OK[:-1], [[np.nan]]], Y_OK, "X contains NaN"),
         ({}, X_OK, np.r_[Y_OK[:-1], np.nan], "y contains NaN"),
         ({}, X_OK, Y_OK[:-1], "[Ii]nconsistent numbers of samples"),
-        ({}, X_OK[:, 0], Y_OK, "Expected 2D array"),
-        ({"gamma": -1.0}, X_OK, Y_OK, "gamma must be > 0"),
-        ({"gamma": 0.0}, X_OK, Y_OK, "gamma must be > 0"),
-        ({"kernel": "poly"}, X_OK, Y_OK, "Unknown kernel 'poly'"),
-        ({"method": "newton"}, X_OK, Y_OK, "Unknown method 'newton'"),
-        ({"noise_variance": -0.1}, X_OK, Y_OK, "noise_variance must be > 0"),
-        ({"noise_variance": 0.0}, X_OK, Y_OK, "noise_variance must be > 0"),
-        ({"max_iter": 0}, X_OK, Y_OK, "max_iter must be >= 1"),
+        ({}, X_OK[:, 0], Y_OK, "X must be a 2-D array"),
+        ({"gamma": -1.0}, X_OK, Y_OK, "gamma must be .*> 0"),
+        ({"gamma": 0.0}, X_OK, Y_OK, "gamma must be .*> 0"),
+        ({"kernel": "poly"}, X_OK, Y_OK, "kernel must be one of .*; got 'poly'"),
+        ({"method": "newton"}, X_OK, Y_OK, "method must be one of .*; got 'newton'"),
+        ({"noise_variance": -0.1}, X_OK, Y_OK, "noise_variance must be .*> 0"),
+        ({"noise_variance": 0.0}, X_OK, Y_OK, "noise_variance must be .*> 0"),
+        ({"max_iter": 0}, X_OK, Y_OK, "max_iter must be .*>= 1"),
         ({"max_iter": 2.5}, X_OK, Y_OK, "max_iter must be an integer"),
-        ({"tol": -1e-3}, X_OK, Y_OK, "tol must be >= 0"),
+        ({"tol": -1e-3}, X_OK, Y_OK, "tol must be .*>= 0"),
         ({"bias": "yes"}, X_OK, Y_OK, "bias must be True or False"),
         ({"kernel": lambda A, B: np.ones((2, 2))}, X_OK, Y_OK, "kernel must return"),
         (
@@ -828,7 +836,7 @@ Y_OK = np.sin(3 * X_OK[:, 0])
             "kernel must return",
         ),
         ({"kernel": "linear_spline"}, np.c_[X_OK, X_OK], Y_OK, "1-D inputs"),
-        ({"alignment_max": -0.5}, X_OK, Y_OK, "alignment_max must be >= 0"),
+        ({"alignment_max": -0.5}, X_OK, Y_OK, "alignment_max must be .*>= 0"),
         ({}, X_OK, 1e160 * Y_OK, "y is too large or too small"),
         ({}, X_OK, 1e-200 * Y_OK, "y is too large or too small"),
         (
@@ -910,17 +918,17 @@ def test_functional_api_rejects_nan_and_non_positive(func, Phi, t, alpha, beta, 
 @pytest.mark.parametrize(
     "Phi, t, beta0, kwargs, match",
     [
-        (PHI_OK, T_OK, 0.0, {}, "beta0 must be > 0"),
-        (PHI_OK, T_OK, -1.0, {}, "beta0 must be > 0"),
-        (PHI_OK, T_OK, np.nan, {}, "beta0 must be finite"),
-        (PHI_OK, T_OK, np.inf, {}, "beta0 must be finite"),
-        (PHI_OK, T_OK, "1", {}, "beta0 must be a real number"),
+        (PHI_OK, T_OK, 0.0, {}, "beta0 must be .*> 0"),
+        (PHI_OK, T_OK, -1.0, {}, "beta0 must be .*> 0"),
+        (PHI_OK, T_OK, np.nan, {}, "beta0 must be .*finite"),
+        (PHI_OK, T_OK, np.inf, {}, "beta0 must be .*finite"),
+        (PHI_OK, T_OK, "1", {}, "beta0 must be .*real number"),
         (np.r_[PHI_OK[:4], [[1.0, np.nan]]], T_OK, 1.0, {}, "Phi contains NaN"),
         (PHI_OK, np.r_[T_OK[:4], np.nan], 1.0, {}, "t contains NaN"),
         (PHI_OK, T_OK[:4], 1.0, {}, "[Ii]nconsistent numbers of samples"),
         (PHI_OK[:, 0], T_OK, 1.0, {}, "Phi must be a 2-D array"),
-        (PHI_OK, T_OK, 1.0, {"max_iter": 0}, "max_iter must be >= 1"),
-        (PHI_OK, T_OK, 1.0, {"tol": -1.0}, "tol must be >= 0"),
+        (PHI_OK, T_OK, 1.0, {"max_iter": 0}, "max_iter must be .*>= 1"),
+        (PHI_OK, T_OK, 1.0, {"tol": -1.0}, "tol must be .*>= 0"),
         (PHI_OK, T_OK, 1.0, {"fix_beta": "no"}, "fix_beta must be True or False"),
         (
             PHI_OK,
@@ -961,8 +969,8 @@ def test_loops_reject_targets_whose_scale_floating_point_cannot_hold(loop, scale
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"alpha0": 0.0}, "alpha0 must be > 0"),
-        ({"alpha0": np.nan}, "alpha0 must be finite"),
+        ({"alpha0": 0.0}, "alpha0 must be .*> 0"),
+        ({"alpha0": np.nan}, "alpha0 must be .*finite"),
     ],
 )
 def test_fit_em_rejects_bad_scalar_alpha0(kwargs, match):
@@ -971,18 +979,20 @@ def test_fit_em_rejects_bad_scalar_alpha0(kwargs, match):
 
 
 def test_fit_sequential_rejects_bad_alignment_max():
-    with pytest.raises(ValueError, match="alignment_max must be >= 0"):
+    with pytest.raises(ValueError, match="alignment_max must be .*>= 0"):
         rvm.fit_sequential(PHI_OK, T_OK, 1.0, alignment_max=-0.5)
-    with pytest.raises(ValueError, match="alignment_max must be finite"):
+    with pytest.raises(
+        ValueError, match=r"alignment_max must be .*>= 0 \(or inf\); got nan"
+    ):
         rvm.fit_sequential(PHI_OK, T_OK, 1.0, alignment_max=np.nan)
 
 
 @pytest.mark.parametrize(
     "args, match",
     [
-        ((1.0, np.nan, 1.0), "s must be finite and >= 0"),
-        ((1.0, -1.0, 1.0), "s must be finite and >= 0"),
-        ((1.0, 1.0, np.nan), "q must be finite"),
+        ((1.0, np.nan, 1.0), "s must be .*finite and >= 0"),
+        ((1.0, -1.0, 1.0), "s must be .*finite and >= 0"),
+        ((1.0, 1.0, np.nan), "q must be .*finite"),
         ((np.nan, 1.0, 1.0), "alpha must be positive"),
         ((0.0, 1.0, 1.0), "alpha must be positive"),
     ],
@@ -1019,7 +1029,7 @@ def test_sinc_data():
     assert np.std(t1 - datasets.sinc(X1[:, 0])) == pytest.approx(0.1, rel=0.1)
     Xr, _ = datasets.sinc_data(50, grid=False, random_state=0, low=0, high=2)
     assert Xr.min() >= 0 and Xr.max() < 2 and not np.all(np.diff(Xr[:, 0]) > 0)
-    with pytest.raises(ValueError, match="noise_std must be >= 0"):
+    with pytest.raises(ValueError, match="noise_std must be .*>= 0"):
         datasets.sinc_data(10, -0.1)
     with pytest.raises(ValueError, match="high must be greater than low"):
         datasets.sinc_data(10, low=1, high=1)

@@ -33,7 +33,7 @@ def test_softmax_objective_is_the_public_one(rng):
 
 
 def test_make_objective_validates_once_up_front():
-    with pytest.raises(ValueError, match="Unknown link 'cloglog'"):
+    with pytest.raises(ValueError, match="link must be one of .*; got 'cloglog'"):
         make_objective(np.ones((2, 1)), [0, 1], link="cloglog")
     with pytest.raises(ValueError, match="t must hold 0/1"):
         make_objective(np.ones((2, 1)), [0, 2])
