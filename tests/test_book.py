@@ -466,3 +466,39 @@ def test_thumbnail_shrinks_by_block_averages():
     assert thumbnails.shrink(pixels, box=(8, 6)).shape == pixels.shape  # fits: k = 1
     with pytest.raises(ValueError, match="tagged 'thumbnail'"):
         thumbnails.tagged_png({"cells": []}, "empty.ipynb")
+
+
+# A function or lambda named like a tolerance helper: a copy of mlcourse.checks' names, or
+# what the chapters used to call their copies (sig1, up1, *_tolerances, *_rounding, …).
+TOLERANCE_HELPER = re.compile(
+    r"(^|_)(tol|tols|tolerance|tolerances|rounding|bound|bounds)($|_)|^(sig|up)\d$|^round"
+)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_defines_no_tolerance_helper_of_its_own(path):
+    """Tolerances are derived with mlcourse.checks, one copy for the book and the tests."""
+    import ast
+
+    from mlcourse import checks
+
+    found = []
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse("".join(cell["source"]))):
+            names = []
+            if isinstance(node, ast.FunctionDef):
+                names = [node.name]
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            found += [
+                (i, name)
+                for name in names
+                if name in checks.__all__ or TOLERANCE_HELPER.search(name)
+            ]
+    assert not found, (
+        f"{path.name}: cells define their own tolerance helpers {found}; use (or add to) "
+        "mlcourse.checks"
+    )
