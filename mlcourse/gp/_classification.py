@@ -32,9 +32,11 @@ from ._base import _GaussianProcess, kernel_copy
 
 __all__ = ["GaussianProcessClassifier", "laplace_mode"]
 
-# Newton's method stops when Ψ increases by less than NEWTON_TOL (absolute, in nats); Ψ is
-# concave, so this is reached in a handful of iterations. Step halving guards the rare overshoot.
-NEWTON_TOL, NEWTON_MAX_ITER = 1e-10, 100
+# Newton's method on Ψ stops when Ψ increases by less than PSI_GAIN_TOL = 1e-10 nats: GPML
+# Algorithm 3.1's criterion, on the objective rather than on the step, so it is not
+# utils.optimize.NEWTON_TOL (a bound on the relative step). Ψ is concave, so this is reached in a
+# handful of iterations; step halving guards the rare overshoot.
+PSI_GAIN_TOL, NEWTON_MAX_ITER = 1e-10, 100
 
 # laplace_mode (the public function) refuses K whose smallest eigenvalue is below
 # −PSD_RTOL · max|eigenvalue|. Rounding moves a PSD matrix's zero eigenvalues by about
@@ -122,7 +124,7 @@ def _laplace_mode(K, t):
                 break
             step /= 2.0
         a, f, gain, psi = a_try, f_try, psi_try - psi, psi_try
-        if gain < NEWTON_TOL:
+        if gain < PSI_GAIN_TOL:
             break
     else:
         warnings.warn(

@@ -19,7 +19,7 @@ from scipy import linalg
 from ..exceptions import ConvergenceWarning
 from ..special import LOG_2PI
 from ..utils.numdiff import numerical_gradient, numerical_hessian, numerical_jacobian
-from ..utils.optimize import newton_minimize
+from ..utils.optimize import NEWTON_TOL, newton_minimize
 from ..utils.validation import check_array
 
 __all__ = ["LaplaceResult", "fit_laplace", "laplace_approximation"]
@@ -81,7 +81,7 @@ def fit_laplace(
     x0,
     log_f_offset: float = 0.0,
     scalar: bool = False,
-    tol: float = 1e-8,
+    tol: float = NEWTON_TOL,
     max_iter: int = 200,
 ) -> LaplaceResult:
     """Laplace approximation from the objective ``fun(z) -> (E, ∇E, ∇∇E)``, E = −ln f + const.

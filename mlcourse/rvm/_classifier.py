@@ -20,7 +20,7 @@ from ..utils.validation import (
     encode_labels,
     validate_data,
 )
-from ._classification_loops import fit_em_classifier, fit_sequential_classifier
+from ._loops import fit_em_classifier, fit_sequential_classifier
 
 __all__ = ["RVMClassifier"]
 

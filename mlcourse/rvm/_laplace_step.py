@@ -29,24 +29,15 @@ import numpy as np
 
 from ..special import log_sigmoid, log_softmax
 from ..utils.objectives import make_objective
-from ..utils.optimize import newton_minimize, restrict
+from ..utils.optimize import NEWTON_TOL, newton_minimize, restrict
 from ..utils.validation import check_array, check_binary_labels, check_consistent_length
-from ._sparse_bayes import Posterior, _check_alpha, posterior
+from ._evidence import Posterior, _check_alpha, posterior
 
 __all__ = [
     "LaplacePosterior",
     "laplace_posterior",
     "working_problem",
-    "NEWTON_TOL",
-    "NEWTON_MAX_ITER",
 ]
-
-# The inner Newton loop stops when a step is below NEWTON_TOL relative to the weights
-# (newton_minimize's rule); convergence being quadratic, w* is then accurate to about
-# NEWTON_TOL², far below the 1e-3 on ln α of the outer loops. Warm-started from the previous
-# mode it takes two to four steps; NEWTON_MAX_ITER only bounds a pathological start.
-NEWTON_TOL = 1e-8
-NEWTON_MAX_ITER = 100
 
 
 @dataclass
@@ -71,7 +62,7 @@ class LaplacePosterior(Posterior):
     n_iter : int
         Newton steps taken to the mode.
     converged : bool
-        The Newton loop met ``NEWTON_TOL``.
+        The Newton loop met :data:`mlcourse.utils.optimize.NEWTON_TOL`.
     """
 
     log_evidence: float
@@ -170,7 +161,9 @@ def _mode(Phi, T, alpha, w0):
             sub.ravel(),
             np.zeros(sub.size),
         )
-    res = newton_minimize(fun, w0[free], tol=NEWTON_TOL, max_iter=NEWTON_MAX_ITER)
+    # newton_minimize's stopping rule (NEWTON_TOL): warm-started from the previous mode it takes
+    # two to four steps; its max_iter = 100 only bounds a pathological start
+    res = newton_minimize(fun, w0[free], tol=NEWTON_TOL)
     W[free] = res.x
     return W, res
 
