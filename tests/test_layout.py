@@ -61,10 +61,6 @@ PUBLIC_PATHS = [
     "mlcourse.gp:GaussianProcessClassifier",
     "mlcourse.gp:GaussianProcessRegressor",
     "mlcourse.gp:KalmanGPRegressor",
-    "mlcourse.gp_classification:GaussianProcessClassifier",  # shim
-    "mlcourse.gp_classification:laplace_mode",  # shim
-    "mlcourse.gp_recursive:KalmanGPRegressor",
-    "mlcourse.gp_recursive:affine_basis",  # shim
     "mlcourse.kernels:BasisKernel",
     "mlcourse.kernels:SquaredExponential",
     "mlcourse.kernels:linear_spline",
@@ -129,8 +125,17 @@ PUBLIC_PATHS = [
     "mlcourse.rbf:NadarayaWatson",
     "mlcourse.rbf:NormalizedRBFClassifier",
     "mlcourse.rbf:RBFNetwork",
-    "mlcourse.rbf:gaussian_mixture",
-    "mlcourse.rbf:kmeans",
+    "mlcourse.rbf:gaussian_mixture",  # old path, kept until the chapters move
+    "mlcourse.rbf:kmeans",  # old path, kept until the chapters move
+    "mlcourse.rbf:cluster_widths",  # old path, kept until the chapters move
+    "mlcourse.cluster:kmeans",
+    "mlcourse.cluster:kmeans_plusplus",
+    "mlcourse.cluster:cluster_widths",
+    "mlcourse.cluster:gaussian_mixture",
+    "mlcourse.cluster:component_log_density",
+    "mlcourse.linear:fisher_direction",
+    "mlcourse.linear:fisher_criterion",
+    "mlcourse.decomposition:fisher_direction",  # old path, kept until the chapters move
     "mlcourse.rbf:network_objective",
     "mlcourse.rbf:ridge_weights",
     "mlcourse.rvm:EvidenceFit",

@@ -1,8 +1,8 @@
 """k-means from scratch: k-means++ seeding and Lloyd's iterations (Bishop §9.1), and the widths
 of Gaussian units from the spread of each cluster.
 
-The generalised RBF network places its M < N centres here (lecture 002, "Generalized Regression
-Network"), and the Gaussian mixture of the normalised RBF classifier starts from it.
+The generalised RBF network places its M < N centres with it (lecture 002, "Generalized
+Regression Network"), and the Gaussian mixture (:mod:`~mlcourse.cluster`) starts from it.
 """
 
 from __future__ import annotations
@@ -14,8 +14,12 @@ from scipy import sparse
 from scipy.linalg import blas as _blas
 
 from ..kernels import sq_dist
-from ..utils.validation import check_array, check_random_state, check_scalar
-from ._base import check_distinct
+from ..utils.validation import (
+    check_array,
+    check_distinct_rows,
+    check_random_state,
+    check_scalar,
+)
 
 __all__ = ["KMeansResult", "kmeans", "kmeans_plusplus", "cluster_widths"]
 
@@ -133,7 +137,7 @@ def kmeans(
     M = check_scalar(n_clusters, "n_clusters", low=1, integer=True)
     max_iter = check_scalar(max_iter, "max_iter", low=1, integer=True)
     check_scalar(tol, "tol", low=0)
-    check_distinct(X, M, "n_clusters")
+    check_distinct_rows(X, M, "n_clusters")
     if init is None:
         centers = kmeans_plusplus(X, M, random_state)
     else:

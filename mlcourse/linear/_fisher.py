@@ -1,9 +1,9 @@
-"""Fisher's linear discriminant for two classes, Bishop §4.1.4 (re-exported by
-:mod:`mlcourse.decomposition`).
+"""Fisher's linear discriminant for two classes, Bishop §4.1.4: a linear classifier's direction,
+beside the generative and discriminative ones of this subpackage.
 
-Lecture 002 contrasts it with PCA: PCA keeps the direction of largest variance whatever the
-labels, Fisher's direction maximises the separation of the projected class means relative to the
-within-class spread.
+Lecture 002 (the PCA chapter) contrasts it with PCA: PCA keeps the direction of largest
+variance whatever the labels, Fisher's direction maximises the separation of the projected
+class means relative to the within-class spread.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from scipy import linalg, optimize
 from scipy.linalg import blas as _blas
 from sklearn.base import RegressorMixin, TransformerMixin
 
+from ..cluster import cluster_widths, kmeans
 from ..exceptions import ConvergenceWarning
 from ..kernels import design_matrix, sq_dist
 from ..utils.validation import (
@@ -24,13 +25,13 @@ from ..utils.validation import (
     StrOptions,
     check_array,
     check_consistent_length,
+    check_distinct_rows,
     check_option,
     check_random_state,
     check_scalar,
     validate_data,
 )
-from ._base import _RBFEstimator, check_distinct
-from ._kmeans import cluster_widths, kmeans
+from ._base import _RBFEstimator
 
 __all__ = [
     "gaussian_units",
@@ -279,7 +280,7 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         M, train, max_iter = self.n_centers, self.train, self.max_iter
         rng = check_random_state(self.random_state)
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
-        check_distinct(X, M, "n_centers")
+        check_distinct_rows(X, M, "n_centers")
         T = y[:, None] if y.ndim == 1 else y
         km = kmeans(X, M, random_state=rng, max_iter=max_iter)
         centers = km.centers

@@ -1,6 +1,7 @@
 """mlcourse.rbf: RBF networks, kernel ridge, Nadaraya–Watson and the normalised RBF classifier,
-against scikit-learn and SciPy, finite differences, quadrature and Bayes' rule; k-means and EM
-from scratch against scikit-learn from the same start; the bad inputs.
+against scikit-learn and SciPy, finite differences, quadrature and Bayes' rule; and the
+clustering they build on (mlcourse.cluster): k-means and EM from scratch against scikit-learn
+from the same start; the bad inputs.
 
 Tolerances come from the numerics, said where each is used: ε = 2.2e-16 times an operand size
 and a condition number for solves, quadrature error estimates, finite-difference error budgets.
@@ -17,22 +18,24 @@ from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.mixture import GaussianMixture
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from mlcourse.cluster import (
+    COVARIANCE_FLOOR,
+    cluster_widths,
+    gaussian_mixture,
+    kmeans,
+    kmeans_plusplus,
+)
 from mlcourse.exceptions import ConvergenceWarning
 from mlcourse.kernels import BasisKernel, LaplacianKernel, SilvermanKernel, rbf
 from mlcourse.rbf import (
-    COVARIANCE_FLOOR,
     KernelRidge,
     NadarayaWatson,
     NormalizedRBFClassifier,
     RBFNetwork,
-    cluster_widths,
-    gaussian_mixture,
     gaussian_series_coefficients,
     gaussian_units,
     green_function_fft,
     green_function_quad,
-    kmeans,
-    kmeans_plusplus,
     nadaraya_watson_weights,
     network_objective,
     operator_symbol,
