@@ -681,7 +681,7 @@ class _ScaledEvidence:
             post.W[:, o] * c / scale[None, :],
             float(self.log_ev - shift),
             n_iter,
-            converged,
+            bool(converged),
             [h - shift for h in history],
             list(actions),
             beta=float(beta / c**2),

@@ -112,10 +112,10 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         self.alignment_max = alignment_max
 
     @staticmethod
-    def _basis(kernel, X, centres, with_bias):
+    def _basis(kernel, X, centers, with_bias):
         """[k(X, centres), 1]: the design matrix Φ, shape (n, len(centres) + with_bias)."""
         return design_matrix(
-            X, kernel, centres, bias=with_bias, bias_last=True, name="kernel"
+            X, kernel, centers, bias=with_bias, bias_last=True, name="kernel"
         )
 
     def fit(self, X, y):
