@@ -132,6 +132,15 @@ def kmeans(
     -----
     An empty cluster is re-seeded deterministically at the point farthest from its own centre
     (the lowest index among ties), which then leaves its old cluster; this can only lower J.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.cluster import kmeans
+    >>> X = np.array([[0.0, 0.0], [0.2, 0.0], [5.0, 5.0], [5.2, 5.0]])
+    >>> result = kmeans(X, 2, random_state=0)
+    >>> sorted(result.centers.round(2).tolist()), round(float(result.inertia), 3)
+    ([[0.1, 0.0], [5.1, 5.0]], 0.04)
     """
     X = check_array(X, "X")
     M = check_scalar(n_clusters, "n_clusters", low=1, integer=True)

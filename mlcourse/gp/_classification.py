@@ -165,6 +165,24 @@ class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     kernel_ : the (fitted) kernel
     latent_mode_ : ndarray (N,), f̂
     log_marginal_likelihood_value_ : float, ln q(t | X, θ) at ``kernel_``
+
+    See Also
+    --------
+    GaussianProcessRegressor : the same prior with Gaussian noise.
+    RVMClassifier : a sparse Bayesian classifier on kernel basis functions.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.gp import GaussianProcessClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-3, 3, (40, 1))
+    >>> y = (np.sin(X[:, 0]) + 0.3 * rng.standard_normal(40) > 0).astype(int)
+    >>> clf = GaussianProcessClassifier(random_state=0).fit(X, y)
+    >>> clf.predict([[-2.0], [2.0]]).tolist()
+    [0, 1]
+    >>> clf.predict_proba([[-2.0], [2.0]]).round(2).tolist()
+    [[0.91, 0.09], [0.06, 0.94]]
     """
 
     _n_classes = 2

@@ -76,6 +76,22 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
     jitter_ : float, diagonal jitter that was needed (0.0 normally)
     y_mean_, y_std_ : float, the standardisation (0.0 and 1.0 unless ``normalize_y``; a
         constant z has y_std_ = 1)
+
+    See Also
+    --------
+    GaussianProcessClassifier : the same prior for two classes, by the Laplace approximation.
+    KalmanGPRegressor : a finite-basis GP, updated one point at a time.
+    RVMRegressor : a sparse Bayesian model on kernel basis functions.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.gp import GaussianProcessRegressor
+    >>> X, y = sinc_data(30, 0.1, random_state=0)
+    >>> gp = GaussianProcessRegressor(random_state=0).fit(X, y)
+    >>> mean, std = gp.predict([[0.0], [20.0]], return_std=True)
+    >>> round(float(mean[0]), 2), std.round(2).tolist()  # at x = 20, far out: the prior's std
+    (0.89, [0.04, 0.36])
     """
 
     _parameter_constraints = {

@@ -156,6 +156,17 @@ def laplace_approximation(log_density, x0, grad=None, hess=None) -> LaplaceResul
         finite (given ones anywhere ln f is finite; finite-difference ones at `x0`, elsewhere
         such a point is treated as outside the support); A not positive definite at the point
         reached (no strict local maximum).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.laplace import laplace_approximation
+    >>> def log_density(z):  # a Gamma(3, 1) density, unnormalised: mode 2, A = 1/2
+    ...     return 2 * np.log(z[0]) - z[0]
+    ...
+    >>> q = laplace_approximation(log_density, [1.0])
+    >>> q.mode.round(6).tolist(), q.covariance.round(6).tolist()
+    ([2.0], [[2.0]])
     """
     for name, fn in (("log_density", log_density), ("grad", grad), ("hess", hess)):
         if fn is not None and not callable(fn):

@@ -171,6 +171,26 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         The MAP weights (``decision_function`` is the MAP activation μ_a).
     n_iter_ : int
         Newton steps to the mode.
+
+    See Also
+    --------
+    LogisticRegression : the same model's MAP weights, without the posterior.
+    RVMClassifier : a Laplace posterior over kernel weights, one prior precision each.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.laplace import BayesianLogisticRegression
+    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> model = BayesianLogisticRegression(prior_precision=1.0).fit(X, y)
+    >>> far = [[6.0, 3.0]]  # far from the data: the moderated probability is less sure
+    >>> moderated = model.predict_proba(far)[0, 1]
+    >>> plugin = model.predict_proba(far, method='plugin')[0, 1]
+    >>> round(float(moderated), 3), round(float(plugin), 3)
+    (0.997, 1.0)
+    >>> round(model.log_evidence_, 2)
+    -21.0
     """
 
     _n_classes = 2

@@ -243,6 +243,20 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
     loss_curve_ : ndarray
         J after each iteration ("gradient") or each half-step ("alternating"); [J] for "kmeans".
     n_features_in_ : int
+
+    See Also
+    --------
+    KernelRidge : one basis function per data point.
+    mlcourse.cluster.kmeans : where the centres come from.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.rbf import RBFNetwork
+    >>> X, y = sinc_data(100, 0.1, random_state=0)
+    >>> net = RBFNetwork(n_centers=8, random_state=0).fit(X, y)
+    >>> net.centers_.shape, round(float(net.score(X, y)), 2)
+    ((8, 1), 0.77)
     """
 
     _parameter_constraints = {

@@ -62,6 +62,16 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
     log_likelihood_ : ndarray
         Mean ln p(x_n) after each EM iteration.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.rbf import NormalizedRBFClassifier
+    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> clf = NormalizedRBFClassifier(n_components=4, random_state=0).fit(X, y)
+    >>> round(float(clf.score(X, y)), 2)
+    0.85
     """
 
     _multi_output_targets = False

@@ -5,29 +5,29 @@ y(x) = Σₙ wₙ k(x, xₙ) + b with one prior precision αᵢ per weight, p(w�
 Gaussian noise of precision β, and α, β chosen by maximising the evidence p(t | α, β). Most αᵢ go
 to infinity; the training inputs whose weights survive are the relevance vectors.
 
-=====================================  ==========================================================
-name                                   what
-=====================================  ==========================================================
-:class:`RVMRegressor`                  the relevance vector regressor (either loop below)
-:class:`RVMClassifier`                 the relevance vector classifier (sigmoid or softmax)
-:func:`posterior`, :class:`Posterior`  N(w | m, Σ) at fixed α, β (Bishop 7.82–7.83)
-:func:`log_evidence`,                  ln p(t | α, β) in the decomposed form (7.85), and by the
-:func:`log_evidence_direct`            O(N³) route, for checks
-:func:`evidence_gradient`,             its derivatives; one pass of αᵢ ← γᵢ/mᵢ²,
-:func:`reestimate`                     β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ) (7.87–7.89)
-:func:`sparsity_quality`,              sᵢ, qᵢ, ℓ(αᵢ) and its maximiser (7.97–7.103): the
-:func:`alpha_marginal`,                fast algorithm's building blocks
+========================================  ==========================================================
+name                                      what
+========================================  ==========================================================
+:class:`RVMRegressor`                     the relevance vector regressor (either loop below)
+:class:`RVMClassifier`                    the relevance vector classifier (sigmoid or softmax)
+:func:`posterior`, :class:`Posterior`     N(w | m, Σ) at fixed α, β (Bishop 7.82–7.83)
+:func:`log_evidence`,                     ln p(t | α, β) in the decomposed form (7.85), and by the
+:func:`log_evidence_direct`               O(N³) route, for checks
+:func:`evidence_gradient`,                its derivatives; one pass of αᵢ ← γᵢ/mᵢ²,
+:func:`reestimate`                        β⁻¹ ← ‖t − Φm‖²/(N − Σγᵢ) (7.87–7.89)
+:func:`sparsity_quality`,                 sᵢ, qᵢ, ℓ(αᵢ) and its maximiser (7.97–7.103): the
+:func:`alpha_marginal`,                   fast algorithm's building blocks
 :func:`optimal_alpha`
-:func:`fit_em`, :func:`fit_sequential` the re-estimation loop and Tipping & Faul's sequential
-                                       loop over any design matrix; :class:`SBLFit`
-:func:`laplace_posterior`,             the classifier's Laplace approximation at fixed α, and
-:func:`working_problem`,               the equivalent Gaussian regression problem at its mode
+:func:`fit_em`, :func:`fit_sequential`    the re-estimation loop and Tipping & Faul's sequential
+                                          loop over any design matrix; :class:`SBLFit`
+:func:`laplace_posterior`,                the classifier's Laplace approximation at fixed α, and
+:func:`working_problem`,                  the equivalent Gaussian regression problem at its mode
 :class:`LaplacePosterior`
-:func:`fit_em_classifier`,             both loops for classification; :class:`ClassifierFit`
+:func:`fit_em_classifier`,                both loops for classification; :class:`ClassifierFit`
 :func:`fit_sequential_classifier`
 :data:`PRUNE_ALPHA`, :data:`NOISE_FLOOR`  when a weight is pruned (α > 1e12 on unit-norm
-                                       columns), and the least noise variance, 1e-6·var(t)
-=====================================  ==========================================================
+                                          columns), and the least noise variance, 1e-6·var(t)
+========================================  ==========================================================
 
 The modules, in the order they build on each other: ``_evidence`` (the regression evidence:
 posterior, evidence, re-estimation, sparsity and quality), ``_laplace_step`` (the classifier's

@@ -83,6 +83,27 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
     converged_ : bool
     multiclass_ : {"binary", "softmax", "ovr"}
         The model fitted: two classes, or how K > 2 were handled.
+
+    See Also
+    --------
+    RVMRegressor : the same prior for regression.
+    BayesianLogisticRegression : the Laplace posterior of a linear model.
+    fit_sequential_classifier, fit_em_classifier : the two loops, on any design matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.rvm import RVMClassifier
+    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> clf = RVMClassifier(gamma=0.5).fit(X, y)
+    >>> len(clf.relevance_vectors_), round(float(clf.score(X, y)), 2)
+    (3, 0.88)
+    >>> far = [[4.0, 2.0]]  # far out: the moderated probability is pulled towards 1/2
+    >>> moderated = clf.predict_proba(far)[0, 1]
+    >>> plugin = clf.predict_proba(far, method='plugin')[0, 1]
+    >>> round(float(moderated), 3), round(float(plugin), 3)
+    (0.79, 0.818)
     """
 
     _parameter_constraints = {
@@ -221,6 +242,16 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
             np.einsum("ni,kij,nj->nk", Phi, self.sigma_, Phi), 0.0
         )  # φᵀΣφ ≥ 0 up to rounding
         return moderated_activation(self._mode_activations(Phi), var)  # Bishop (4.154)
+
+    def decision_function(self, X):
+        """The moderated activations: shape (n,) for two classes, else (n, K).
+
+        For two classes κ(σ_a²)μ_a, the log-odds of ``classes_[1]`` under the default
+        (moderated) :meth:`predict_proba`, whose sign is the mode's decision; for K classes the
+        K activations κ(σ_k²)μ_k (the arguments of the softmax, or of the one-vs-rest
+        sigmoids), whose largest is :meth:`predict`'s class.
+        """
+        return super().decision_function(X)
 
     def predict_proba(self, X, method="moderated"):
         """Class probabilities, shape (n, K), columns in ``classes_`` order.

@@ -211,6 +211,16 @@ def posterior(Phi, t, alpha, beta) -> Posterior:
     -------
     Posterior
         Over the M' ≤ M weights with finite αᵢ, in their original order.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.rvm import posterior
+    >>> Phi = np.array([[1.0, 0.0], [1.0, 1.0], [1.0, 2.0]])
+    >>> t = np.array([0.1, 1.0, 2.1])
+    >>> post = posterior(Phi, t, alpha=[1e-6, np.inf], beta=100.0)  # w₁ left out
+    >>> post.mean.round(3).tolist(), post.cov.round(4).tolist()
+    ([1.067], [[0.0033]])
     """
     return _posterior(*_split(Phi, t, alpha, beta))
 

@@ -78,6 +78,24 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         ln p(t | α, β) at the optimum.
     n_iter_ : int
     converged_ : bool
+
+    See Also
+    --------
+    RVMClassifier : the same prior for classification.
+    GaussianProcessRegressor : a non-sparse kernel model with a variance.
+    fit_sequential, fit_em : the two loops, on any design matrix.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.rvm import RVMRegressor
+    >>> X, y = sinc_data(100, 0.1, random_state=0)
+    >>> rvm = RVMRegressor(gamma=1 / 9).fit(X, y)
+    >>> len(rvm.relevance_vectors_), round(float(rvm.noise_variance_ ** 0.5), 2)
+    (6, 0.09)
+    >>> mean, std = rvm.predict([[0.0]], return_std=True)
+    >>> round(float(mean[0]), 2), round(float(std[0]), 2)
+    (1.05, 0.09)
     """
 
     _parameter_constraints = {
