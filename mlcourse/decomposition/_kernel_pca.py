@@ -99,7 +99,7 @@ class KernelPCA(TransformerMixin, _LatentBase):
     >>> X = radius * np.c_[np.cos(angle), np.sin(angle)]
     >>> Z = KernelPCA(n_components=1, kernel='rbf', gamma=0.5).fit_transform(X)
     >>> inner, outer = Z[:20, 0], Z[20:, 0]
-    >>> bool(inner.max() < outer.min() or outer.max() < inner.min())  # apart on one component
+    >>> bool(inner.max() < outer.min() or outer.max() < inner.min())  # apart
     True
     """
 

@@ -90,7 +90,7 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
     >>> X, y = sinc_data(30, 0.1, random_state=0)
     >>> gp = GaussianProcessRegressor(random_state=0).fit(X, y)
     >>> mean, std = gp.predict([[0.0], [20.0]], return_std=True)
-    >>> round(float(mean[0]), 2), std.round(2).tolist()  # at x = 20, far out: the prior's std
+    >>> round(float(mean[0]), 2), std.round(2).tolist()  # at x = 20: the prior's std
     (0.89, [0.04, 0.36])
     """
 

@@ -59,8 +59,10 @@ def moderated_activation(mean, var):
     Examples
     --------
     >>> from mlcourse.laplace import moderated_activation
-    >>> float(moderated_activation(2.0, 0.0)), round(float(moderated_activation(2.0, 8.0)), 4)
-    (2.0, 0.9828)
+    >>> float(moderated_activation(2.0, 0.0))
+    2.0
+    >>> round(float(moderated_activation(2.0, 8.0)), 4)  # κ(8) = (1 + π)^(−1/2)
+    0.9828
     """
     mean, var = _finite_array(mean, "mean"), _finite_array(var, "var")
     if np.any(var < 0):
@@ -85,18 +87,12 @@ def probit_approximation(mean, var):
     Parameters
     ----------
     mean, var : array_like
-        Mean and variance (≥ 0) of the Gaussian over the activation a; broadcast together.
+        As for :func:`moderated_activation` (which raises on bad ones).
 
     Returns
     -------
     ndarray or float
         The approximate predictive probability, elementwise.
-
-    Raises
-    ------
-    ValueError
-        If `mean` or `var` is not numeric or not finite, `var` < 0, or the shapes do not
-        broadcast.
 
     Examples
     --------
@@ -182,9 +178,9 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
     >>> import numpy as np
     >>> from mlcourse.datasets import gaussian_classes
     >>> from mlcourse.laplace import BayesianLogisticRegression
-    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
     >>> model = BayesianLogisticRegression(prior_precision=1.0).fit(X, y)
-    >>> far = [[6.0, 3.0]]  # far from the data: the moderated probability is less sure
+    >>> far = [[6.0, 3.0]]  # far from the data: the moderated value is less sure
     >>> moderated = model.predict_proba(far)[0, 1]
     >>> plugin = model.predict_proba(far, method='plugin')[0, 1]
     >>> round(float(moderated), 3), round(float(plugin), 3)

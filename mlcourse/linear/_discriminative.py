@@ -73,7 +73,7 @@ class LogisticRegression(_Regression):
     >>> import numpy as np
     >>> from mlcourse.datasets import gaussian_classes
     >>> from mlcourse.linear import LogisticRegression
-    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
     >>> model = LogisticRegression(alpha=1.0).fit(X, y)
     >>> model.coef_.round(2).tolist(), model.intercept_.round(2).tolist()
     ([[1.91, -0.12]], [0.03])
@@ -182,7 +182,7 @@ class ProbitRegression(_Regression):
     >>> import numpy as np
     >>> from mlcourse.datasets import gaussian_classes
     >>> from mlcourse.linear import ProbitRegression
-    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
     >>> ProbitRegression(alpha=1.0).fit(X, y).coef_.round(2).tolist()
     [[1.27, -0.1]]
     """

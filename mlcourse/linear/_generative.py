@@ -81,7 +81,7 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
     >>> import numpy as np
     >>> from mlcourse.datasets import gaussian_classes
     >>> from mlcourse.linear import GaussianGenerativeClassifier
-    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
     >>> model = GaussianGenerativeClassifier().fit(X, y)
     >>> model.coef_.round(2).tolist(), round(float(model.score(X, y)), 2)
     ([[2.56, -0.07]], 0.88)

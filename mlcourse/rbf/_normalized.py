@@ -68,7 +68,7 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
     >>> import numpy as np
     >>> from mlcourse.datasets import gaussian_classes
     >>> from mlcourse.rbf import NormalizedRBFClassifier
-    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
     >>> clf = NormalizedRBFClassifier(n_components=4, random_state=0).fit(X, y)
     >>> round(float(clf.score(X, y)), 2)
     0.85

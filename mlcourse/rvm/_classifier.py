@@ -95,11 +95,11 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
     >>> import numpy as np
     >>> from mlcourse.datasets import gaussian_classes
     >>> from mlcourse.rvm import RVMClassifier
-    >>> X, y = gaussian_classes(30, [[-1.0, 0.0], [1.0, 0.5]], np.eye(2), random_state=0)
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
     >>> clf = RVMClassifier(gamma=0.5).fit(X, y)
     >>> len(clf.relevance_vectors_), round(float(clf.score(X, y)), 2)
     (3, 0.88)
-    >>> far = [[4.0, 2.0]]  # far out: the moderated probability is pulled towards 1/2
+    >>> far = [[4.0, 2.0]]  # far out: the moderated value is pulled towards 1/2
     >>> moderated = clf.predict_proba(far)[0, 1]
     >>> plugin = clf.predict_proba(far, method='plugin')[0, 1]
     >>> round(float(moderated), 3), round(float(plugin), 3)

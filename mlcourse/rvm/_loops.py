@@ -229,14 +229,16 @@ def fit_sequential(
 
     Examples
     --------
-    >>> import numpy as np
+    From the empty model, with a bias column that may not come first (as in RVMRegressor):
+
     >>> from mlcourse.datasets import sinc_data
-    >>> from mlcourse.kernels import rbf
+    >>> from mlcourse.kernels import design_matrix
     >>> from mlcourse.rvm import fit_sequential
     >>> X, t = sinc_data(50, 0.1, random_state=0)
-    >>> fit = fit_sequential(rbf(X, gamma=1 / 9), t, beta0=100.0)
-    >>> fit.converged, len(fit.active), fit.actions[:3]
-    (True, 6, ['add', 'add', 'add'])
+    >>> Phi = design_matrix(X, "rbf", X, bias=True, bias_last=True)  # γ = 1
+    >>> fit = fit_sequential(Phi, t, 100.0, not_first=[50])
+    >>> fit.converged, fit.actions.count("add"), len(fit.active)
+    (True, 12, 10)
     """
     Phi, t = _check_loop_args(Phi, t, beta0, fix_beta, max_iter, tol)
     check_scalar(alignment_max, "alignment_max", low=0, allow_inf=True)

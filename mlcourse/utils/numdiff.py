@@ -73,8 +73,8 @@ def numerical_hessian(f, z) -> np.ndarray:
     The differences::
 
         H_ii ≈ (f(z + h_i e_i) − 2f(z) + f(z − h_i e_i)) / h_i²,
-        H_ij ≈ [f(z + h_i e_i + h_j e_j) − f(z + h_i e_i − h_j e_j) − f(z − h_i e_i + h_j e_j)
-                + f(z − h_i e_i − h_j e_j)] / 4h_i h_j   (i ≠ j).
+        H_ij ≈ [f(z + h_i e_i + h_j e_j) − f(z + h_i e_i − h_j e_j)
+                − f(z − h_i e_i + h_j e_j) + f(z − h_i e_i − h_j e_j)] / 4h_i h_j   (i ≠ j).
     """
     z = np.asarray(z, dtype=float)
     M = len(z)
