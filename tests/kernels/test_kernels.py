@@ -337,7 +337,7 @@ def test_design_matrix_of_a_feature_map(rng):
 
 
 @pytest.mark.parametrize(
-    "basis, centres, match",
+    "basis, centers, match",
     [
         ("nope", None, "basis must be callable, mapping X to a design matrix"),
         (
