@@ -146,21 +146,15 @@ def _mode(Phi, T, alpha, w0):
     W = np.zeros(alpha.shape)
     if not free.any():
         return W, None
-    if T.ndim == 1:
-        cols = free[0]
-        fun = make_objective(Phi[:, cols], T, alpha[0, cols])
-    else:
-        # only the basis functions some class uses: the block Hessian costs O(N K² C²)
-        cols = free.any(axis=0)
-        sub = free[:, cols]
-        prec = np.where(
-            sub, alpha[:, cols], 0.0
-        )  # the fixed weights' precision is unused
-        fun = restrict(
-            make_objective(Phi[:, cols], T, prec, link="softmax"),
-            sub.ravel(),
-            np.zeros(sub.size),
-        )
+    binary = T.ndim == 1
+    # the softmax: only the basis functions some class uses (the block Hessian costs
+    # O(N K² C²)), and the weights fixed at 0 restricted away (their precision is unused)
+    cols = free[0] if binary else free.any(axis=0)
+    sub = free[:, cols]
+    prec = alpha[0, cols] if binary else np.where(sub, alpha[:, cols], 0.0)
+    fun = make_objective(Phi[:, cols], T, prec, link="logit" if binary else "softmax")
+    if not binary:
+        fun = restrict(fun, sub.ravel(), np.zeros(sub.size))
     # newton_minimize's stopping rule (NEWTON_TOL): warm-started from the previous mode it takes
     # two to four steps; its max_iter = 100 only bounds a pathological start
     res = newton_minimize(fun, w0[free], tol=NEWTON_TOL)
