@@ -22,11 +22,18 @@ from run_notebook import sync_notebook_folding  # noqa: E402
 
 
 def toc_files():
+    """Every page _toc.yml names, at any depth (a ``glob`` entry names none)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+
+    def walk(entries):
+        for entry in entries:
+            if "file" in entry:
+                yield entry["file"]
+            yield from walk(entry.get("sections", []))
+
     files = [toc["root"]]
     for part in toc.get("parts", []):
-        files += [ch["file"] for ch in part["chapters"]]
-        files += [s["file"] for ch in part["chapters"] for s in ch.get("sections", [])]
+        files += list(walk(part["chapters"]))
     return files
 
 
