@@ -214,7 +214,10 @@ def _chapter_link(key: str, mod: str, depth: int) -> str:
 
 def _value(obj) -> str:
     text = repr(obj)
-    if isinstance(obj, float):
+    if isinstance(obj, Path):  # a file of the package: its place in it, not this checkout's
+        root = Path(__file__).resolve().parents[1]
+        text = Path(obj).resolve().relative_to(root).as_posix()
+    elif isinstance(obj, float):
         text = re.sub(r"e\+?(-?)0*(\d)", r"e\1\2", f"{obj:.6g}")
     return f"Value: `{text}`." if len(text) <= 60 and "\n" not in text else ""
 
