@@ -79,8 +79,8 @@ PARAMS = {
     "KernelPCA": [{"n_components": 2}, {"n_components": 2, "kernel": "linear"}],
     "RBFNetwork": [
         {"random_state": 0},
-        {"random_state": 0, "train": "gradient", "max_iter": 30},
-        {"random_state": 0, "train": "alternating", "max_iter": 5},
+        {"random_state": 0, "method": "gradient", "max_iter": 30},
+        {"random_state": 0, "method": "alternating", "max_iter": 5},
     ],
     "KernelRidge": [{}, {"kernel": "laplacian", "gamma": 0.5}],
     "NormalizedRBFClassifier": [{"n_components": 3, "random_state": 0}],

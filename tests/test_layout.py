@@ -125,9 +125,6 @@ PUBLIC_PATHS = [
     "mlcourse.rbf:NadarayaWatson",
     "mlcourse.rbf:NormalizedRBFClassifier",
     "mlcourse.rbf:RBFNetwork",
-    "mlcourse.rbf:gaussian_mixture",  # old path, kept until the chapters move
-    "mlcourse.rbf:kmeans",  # old path, kept until the chapters move
-    "mlcourse.rbf:cluster_widths",  # old path, kept until the chapters move
     "mlcourse.cluster:kmeans",
     "mlcourse.cluster:kmeans_plusplus",
     "mlcourse.cluster:cluster_widths",
@@ -135,7 +132,6 @@ PUBLIC_PATHS = [
     "mlcourse.cluster:component_log_density",
     "mlcourse.linear:fisher_direction",
     "mlcourse.linear:fisher_criterion",
-    "mlcourse.decomposition:fisher_direction",  # old path, kept until the chapters move
     "mlcourse.rbf:network_objective",
     "mlcourse.rbf:ridge_weights",
     "mlcourse.rvm:EvidenceFit",
@@ -162,7 +158,6 @@ PUBLIC_PATHS = [
     "mlcourse.rvm:fit_em_classifier",
     "mlcourse.rvm:fit_sequential_classifier",
     "mlcourse.rvm:ClassifierFit",
-    "mlcourse.rvm:NEWTON_TOL",  # deprecated alias, kept until the chapters move
     "mlcourse.utils.optimize:NEWTON_TOL",
     "mlcourse.special:log_probit",
     "mlcourse.special:log_sigmoid",
@@ -338,43 +333,3 @@ def test_the_boundary_check_sees_a_leak():
         "mlcourse.utils.objectives._binary_objective",
     ]
 
-
-# --- old names kept until the chapters move (issue 26) -------------------------------------------
-# Each is silent (a warning would change the chapters' stored outputs). When the chapters use the
-# new names, delete the aliases (their places are listed in /work/scratch/i26-chapter-edits.md's
-# closing section) and these tests.
-
-
-def test_old_names_still_work_silently():
-    import warnings
-
-    import numpy as np
-
-    from mlcourse import cluster, decomposition, laplace, linear, rbf, rvm
-    from mlcourse.utils import optimize
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert rvm.NEWTON_TOL is optimize.NEWTON_TOL
-        assert rbf.kmeans is cluster.kmeans
-        assert rbf.gaussian_mixture is cluster.gaussian_mixture
-        assert rbf.cluster_widths is cluster.cluster_widths
-        assert decomposition.fisher_direction is linear.fisher_direction
-        rng = np.random.default_rng(0)
-        X = rng.standard_normal((40, 2))
-        y = (X[:, 0] + rng.standard_normal(40) > 0).astype(int)
-        blr = laplace.BayesianLogisticRegression().fit(X, y)
-        for old, new in (("map", "plugin"), ("probit", "moderated")):
-            np.testing.assert_array_equal(
-                blr.predict_proba(X, method=old), blr.predict_proba(X, method=new)
-            )
-        t = np.sin(X[:, 0])
-        old = rbf.RBFNetwork(
-            n_centers=4, train="alternating", max_iter=3, random_state=0
-        )
-        new = rbf.RBFNetwork(
-            n_centers=4, method="alternating", max_iter=3, random_state=0
-        )
-        np.testing.assert_array_equal(
-            old.fit(X, t).predict(X), new.fit(X, t).predict(X)
-        )

@@ -112,7 +112,7 @@ def gaussian_mixture(
 ) -> MixtureResult:
     """Fit a Gaussian mixture with full covariances by EM.
 
-    Initialisation: k-means (:func:`~mlcourse.rbf.kmeans`, seeded by `random_state`); its hard
+    Initialisation: k-means (:func:`~mlcourse.cluster.kmeans`, seeded by `random_state`); its hard
     assignments give the first M-step. Then E-step (responsibilities r_nj = P(j | x_n), Bishop
     (9.23)) and M-step (Bishop (9.24)–(9.26)) alternate until the mean log-likelihood per point
     rises by less than `tol` (scikit-learn's rule).

@@ -22,9 +22,6 @@ latent-variable models use S (divisor N), as maximum likelihood requires. Each c
 is fixed so that its largest-|·| entry is positive (scikit-learn's convention).
 """
 
-# Kept until the chapters import them from mlcourse.linear (the old path, silent; mlcourse.pca
-# re-exports them from there). Then delete this import.
-from ..linear import fisher_criterion, fisher_direction  # noqa: F401
 from ._cca import CCA
 from ._kernel_pca import KernelPCA
 from ._pca import PCA, profile_likelihood

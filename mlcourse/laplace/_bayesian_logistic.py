@@ -28,9 +28,6 @@ __all__ = ["moderated_activation", "probit_approximation", "BayesianLogisticRegr
 # (the activation integrated over the posterior, by the probit approximation; the default) or
 # "plugin" (the posterior mode's probabilities).
 PROBA_METHODS = ("moderated", "plugin")
-# Kept until the chapters move (laplace: method="map"; "probit" is the default anyway); silent,
-# so that no stored output changes. Then delete this dict and its one use below.
-_OLD_PROBA_WORDS = {"probit": "moderated", "map": "plugin"}
 
 
 def moderated_activation(mean, var):
@@ -273,8 +270,6 @@ class BayesianLogisticRegression(LinearClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n, 2)
         """
-        if isinstance(method, str):
-            method = _OLD_PROBA_WORDS.get(method, method)
         check_option(method, "method", (*PROBA_METHODS, "monte_carlo"))
         check_scalar(n_samples, "n_samples", low=1, integer=True)
         rng = check_random_state(random_state)

@@ -27,18 +27,6 @@ biases w_k0 in column 0; λ is ``alpha``.
 k-means and the Gaussian mixture are in :mod:`mlcourse.cluster`.
 """
 
-# Kept until the chapters import them from mlcourse.cluster (rbf.kmeans, rbf.cluster_widths,
-# rbf.gaussian_mixture): the old path, silent. Then delete these lines.
-from ..cluster import (  # noqa: F401
-    COVARIANCE_FLOOR,
-    KMeansResult,
-    MixtureResult,
-    cluster_widths,
-    component_log_density,
-    gaussian_mixture,
-    kmeans,
-    kmeans_plusplus,
-)
 from ._kernel_ridge import KernelRidge
 from ._nadaraya_watson import NadarayaWatson, nadaraya_watson_weights
 from ._network import (

@@ -200,8 +200,8 @@ _METHODS = ("kmeans", "gradient", "alternating")
 class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
     """An RBF network y(x) = W φ(x) with M Gaussian units and a bias unit (lecture 002).
 
-    ``method="kmeans"``: the centres μ_j are k-means centres (:func:`~mlcourse.rbf.kmeans`), the
-    widths σ_j the spread of each cluster (:func:`~mlcourse.rbf.cluster_widths`) or the given
+    ``method="kmeans"``: the centres μ_j are k-means centres (:func:`~mlcourse.cluster.kmeans`), the
+    widths σ_j the spread of each cluster (:func:`~mlcourse.cluster.cluster_widths`) or the given
     `width`, and W the regularised least-squares weights (:func:`ridge_weights`, by the smaller of
     the primal and dual systems). ``method="gradient"`` then minimises J over W, μ and σ jointly
     (L-BFGS-B with the analytic gradient of :func:`network_objective`; σ through ln σ so it stays
@@ -224,8 +224,6 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         rounds ("alternating").
     random_state : None, int or numpy.random.Generator
         Seeds k-means++.
-    train : None or {"kmeans", "gradient", "alternating"}
-        The old name of `method`, which it overrides when given; kept until the chapters move.
 
     Attributes
     ----------
@@ -266,7 +264,6 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         "method": [StrOptions(_METHODS)],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
-        "train": [None, StrOptions(_METHODS)],
     }
 
     def __init__(
@@ -277,7 +274,6 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         method="kmeans",
         max_iter=200,
         random_state=None,
-        train=None,
     ):
         self.n_centers = n_centers
         self.width = width
@@ -285,7 +281,6 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         self.method = method
         self.max_iter = max_iter
         self.random_state = random_state
-        self.train = train
 
     def fit(self, X, y):
         """Place the units, then fit them by `method` (see the class docstring).
@@ -301,7 +296,7 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         """
         self._reset()
         M, max_iter = self.n_centers, self.max_iter
-        method = self.method if self.train is None else self.train  # the old name wins
+        method = self.method
         rng = check_random_state(self.random_state)
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
         check_distinct_rows(X, M, "n_centers")

@@ -30,7 +30,7 @@ __all__ = ["NormalizedRBFClassifier"]
 
 
 class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
-    """A Gaussian mixture over x (EM, :func:`~mlcourse.rbf.gaussian_mixture`), with the classes
+    """A Gaussian mixture over x (EM, :func:`~mlcourse.cluster.gaussian_mixture`), with the classes
     attached through w_kj = P(z = k | j).
 
     w_kj is counted from the responsibilities: w_kj = Σ_n r_nj [z_n = k] / Σ_n r_nj, the fraction

@@ -90,12 +90,3 @@ __all__ = [
     "ConvergenceWarning",
 ]
 
-
-def __getattr__(name):
-    # Kept until the chapters move (they import NEWTON_TOL from here); silent, so that no stored
-    # output changes. Then delete this function.
-    if name == "NEWTON_TOL":
-        from ..utils.optimize import NEWTON_TOL
-
-        return NEWTON_TOL
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
