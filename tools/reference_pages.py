@@ -214,7 +214,8 @@ def _chapter_link(key: str, mod: str, depth: int) -> str:
 
 def _value(obj) -> str:
     text = repr(obj)
-    if isinstance(obj, Path):  # a file of the package: its place in it, not this checkout's
+    # a file of the package: its place in it, not this checkout's
+    if isinstance(obj, Path):
         root = Path(__file__).resolve().parents[1]
         text = Path(obj).resolve().relative_to(root).as_posix()
     elif isinstance(obj, float):
