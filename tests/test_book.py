@@ -1,5 +1,6 @@
 """The book's structure: the table of contents, the notebooks and the configuration agree."""
 
+import ast
 import functools
 import http.server
 import json
@@ -509,3 +510,61 @@ def test_notebook_defines_no_tolerance_helper_of_its_own(path):
         f"{path.name}: cells define their own tolerance helpers {found}; use (or add to) "
         "mlcourse.checks"
     )
+
+
+def _rounds_to_nearest(node) -> bool:
+    """float(f"{x:.2g}"), round(x, k), np.round(x, k) or x.round(k): rounding to nearest."""
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    if isinstance(func, ast.Name) and func.id == "float":
+        return bool(node.args) and isinstance(node.args[0], ast.JoinedStr)
+    name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+    return name == "round"
+
+
+def _tolerances_rounded_to_nearest(nb) -> list:
+    """(cell, name) of each tolerance-named variable assigned a value rounded to nearest, and
+    each rtol=/atol=/tol= argument rounded to nearest."""
+    found = []
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse("".join(cell["source"]))):
+            if isinstance(node, ast.Assign) and _rounds_to_nearest(node.value):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+                found += [(i, n) for n in names if TOLERANCE_HELPER.search(n)]
+            elif isinstance(node, ast.keyword) and node.arg in ("rtol", "atol", "tol"):
+                if _rounds_to_nearest(node.value):
+                    found += [(i, node.arg)]
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_rounds_no_tolerance_to_nearest(path):
+    """A tolerance rounded to nearest can print below the bound it stands for (0.037 for
+    0.0372); mlcourse.checks.round_up and format_bound round up."""
+    found = _tolerances_rounded_to_nearest(json.loads(path.read_text()))
+    assert not found, (
+        f"{path.name}: tolerances rounded to nearest {found}; use mlcourse.checks.round_up"
+    )
+
+
+def test_a_tolerance_rounded_to_nearest_is_caught():
+    def nb(*sources):
+        return {"cells": [{"cell_type": "code", "source": s} for s in sources]}
+
+    caught = nb(
+        'tol = float(f"{6 * se:.2g}")',
+        "check_close(a, b, atol=round(x, 3))",
+        "check_close(a, b, rtol=np.round(x, 3))",
+        "bound_a = x.round(2)",
+    )
+    assert _tolerances_rounded_to_nearest(caught) == [
+        (0, "tol"),
+        (1, "atol"),
+        (2, "rtol"),
+        (3, "bound_a"),
+    ]
+    fine = nb("tol = round_up(6 * se, 2)", "print(np.round(w, 4))", "n = round(x)")
+    assert _tolerances_rounded_to_nearest(fine) == []
