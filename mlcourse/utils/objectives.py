@@ -28,6 +28,8 @@ mean : None or ndarray of shape (M,)
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from scipy.linalg import blas as _blas
 from scipy.special import erfcx as _erfcx
@@ -70,9 +72,16 @@ def logit_nll_terms(a, t):
     -------
     nll, d1, d2 : ndarray of shape (N,)
     """
+    log_lik, d1, d2 = _logit_terms(a, t, 2.0 * t - 1.0)
+    return -log_lik, d1, d2
+
+
+def _logit_terms(a, t, s):
+    """ln p(t_n | a_n) (minus :func:`logit_nll_terms`'s first term) and ℓ′, ℓ″, with the signs
+    s = 2t − 1 given (a fit computes them once)."""
     y = sigmoid(a)
-    nll = -log_sigmoid((2.0 * t - 1.0) * a)  # −ln σ(a) if t = 1, −ln σ(−a) if t = 0
-    return nll, y - t, y * sigmoid(-a)
+    log_lik = log_sigmoid(s * a)  # ln σ(a) if t = 1, ln σ(−a) if t = 0
+    return log_lik, y - t, y * sigmoid(-a)
 
 
 def probit_nll_terms(a, t):
@@ -85,7 +94,13 @@ def probit_nll_terms(a, t):
     (see :func:`_probit_curvature_tail`), so it stays accurate and ≤ 1 however far into the
     tail u is.
     """
-    s = 2.0 * t - 1.0
+    log_lik, d1, d2 = _probit_terms(a, t, 2.0 * t - 1.0)
+    return -log_lik, d1, d2
+
+
+def _probit_terms(a, t, s):
+    """ln p(t_n | a_n) (minus :func:`probit_nll_terms`'s first term) and ℓ′, ℓ″, with the
+    signs s = 2t − 1 given (a fit computes them once)."""
     u = s * a
     log_cdf = log_probit(u)
     lam = _SQRT_2_OVER_PI / _erfcx(-u * _SQRT_HALF)
@@ -99,7 +114,7 @@ def probit_nll_terms(a, t):
         d2[tail] = _probit_curvature_tail(
             np.asarray(u)[tail]
         )  # the series only where needed
-    return -log_cdf, -s * lam, d2
+    return log_cdf, -s * lam, d2
 
 
 # Below u = PROBIT_TAIL the probit curvature ℓ″(u) = λ(u)(u + λ(u)) is summed from the
@@ -168,19 +183,34 @@ def weighted_gram(Phi, r) -> np.ndarray:
     """ΦᵀRΦ for R = diag(r), r ≥ 0 (the data part of every Hessian here), shape (M, M).
 
     Computed as BᵀB with B = R^½Φ by the BLAS symmetric rank-k update (``syrk``), which does
-    half the work of a general product and is exactly symmetric.
+    half the work of a general product and is exactly symmetric. B has Φ's memory order: a
+    Fortran-ordered Φ (columns contiguous, as :func:`make_objective` keeps it) makes both the
+    scaling and the update about twice as fast for few columns, with the same result.
     """
     return _gram(Phi * np.sqrt(np.maximum(r, 0.0))[:, None])
 
 
 def _gram(B):
-    """BᵀB by BLAS syrk (symmetric rank-k update)."""
-    H = _blas.dsyrk(
-        1.0, B.T
-    )  # upper triangle of (Bᵀ)(Bᵀ)ᵀ, zeros below; B.T is F-ordered
-    H += H.T
-    H.flat[:: H.shape[0] + 1] *= 0.5
+    """BᵀB by BLAS syrk (symmetric rank-k update), from B in either memory order."""
+    if B.flags.f_contiguous:
+        H = _blas.dsyrk(1.0, B, trans=1)  # upper triangle of BᵀB, zeros below
+    else:
+        H = _blas.dsyrk(1.0, B.T)  # the same for a C-ordered B (B.T is F-ordered)
+    np.copyto(H, H.T, where=_strict_lower(len(H)))  # the lower triangle from the upper
     return H
+
+
+@functools.lru_cache(maxsize=8)
+def _strict_lower(n):
+    """The mask of the entries below the diagonal of an n × n matrix (read-only, cached)."""
+    mask = np.tril(np.ones((n, n), dtype=bool), -1)
+    mask.flags.writeable = False
+    return mask
+
+
+def _diagonal(H):
+    """A writeable view of the diagonal of the square H, whatever its memory order."""
+    return np.einsum("ii->i", H)
 
 
 def _prior(w, A, mean):
@@ -194,7 +224,7 @@ def _add_prior_hessian(H, A):
     if A.ndim == 2:
         H += A
     else:
-        H.flat[:: H.shape[0] + 1] += A
+        _diagonal(H)[...] += A
     return H
 
 
@@ -247,7 +277,7 @@ def _check_softmax_problem(Phi, T, precision, mean):
     return Phi, T, check_precision(A, K * M), m0
 
 
-_LINKS = {"logit": logit_nll_terms, "probit": probit_nll_terms, "softmax": None}
+_LINKS = {"logit": _logit_terms, "probit": _probit_terms, "softmax": None}
 
 
 def make_objective(Phi, t, precision=0.0, mean=None, *, link: str = "logit"):
@@ -288,9 +318,11 @@ def make_objective(Phi, t, precision=0.0, mean=None, *, link: str = "logit"):
 
         return softmax_fun
     Phi, t, A, mean = _check_binary_problem(Phi, t, precision, mean)
+    signs = 2.0 * t - 1.0
+    Phi_f = np.asfortranarray(Phi)  # for the Hessian (see weighted_gram)
 
     def binary_fun(w, hessian=True):
-        return _binary_objective(terms, w, Phi, t, A, mean, hessian)
+        return _binary_objective(terms, w, Phi, Phi_f, t, signs, A, mean, hessian)
 
     return binary_fun
 
@@ -309,15 +341,16 @@ def _evaluate(w, Phi, t, precision, mean, hessian, link):
     return fun(w, _check_flag(hessian))
 
 
-def _binary_objective(terms, w, Phi, t, A, mean, hessian=True):
-    """E, ∇E (and ∇∇E) for per-sample terms ``terms(a, t)`` and a validated precision A."""
-    nll, d1, d2 = terms(Phi @ w, t)
+def _binary_objective(terms, w, Phi, Phi_f, t, signs, A, mean, hessian=True):
+    """E, ∇E (and ∇∇E) for per-sample terms ``terms(a, t, 2t − 1)`` and a validated
+    precision A; ``Phi_f`` is Φ in Fortran order, for the Hessian."""
+    log_lik, d1, d2 = terms(Phi @ w, t, signs)
     penalty, Ad = _prior(w, A, mean)
-    E = float(nll.sum()) + penalty
+    E = -float(log_lik.sum()) + penalty
     g = Phi.T @ d1 + Ad
     if not hessian:
         return E, g
-    return E, g, _add_prior_hessian(weighted_gram(Phi, d2), A)
+    return E, g, _add_prior_hessian(weighted_gram(Phi_f, d2), A)
 
 
 def logistic_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True):
