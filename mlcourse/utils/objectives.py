@@ -319,9 +319,11 @@ def make_objective(Phi, t, precision=0.0, mean=None, *, link: str = "logit"):
     terms = _LINKS[check_option(link, "link", tuple(_LINKS))]
     if terms is None:
         Phi, T, A, m0 = _check_softmax_problem(Phi, t, precision, mean)
+        # samples along the rows' contiguous axis (see _softmax_objective)
+        PhiT, TT = np.ascontiguousarray(Phi.T), np.ascontiguousarray(T.T)
 
         def softmax_fun(w, hessian=True):
-            return _softmax_objective(w, Phi, T, A, m0, hessian)
+            return _softmax_objective(w, PhiT, TT, A, m0, hessian)
 
         return softmax_fun
     Phi, t, A, mean = _check_binary_problem(Phi, t, precision, mean)
@@ -434,24 +436,26 @@ def softmax_objective(w, Phi, T, precision=0.0, mean=None, hessian: bool = True)
     return _evaluate(w, Phi, T, precision, mean, hessian, "softmax")
 
 
-def _softmax_objective(w, Phi, T, A, m0, hessian=True):
-    """:func:`softmax_objective` for a validated diagonal precision A of shape (K·M,)."""
-    (N, M), K = Phi.shape, T.shape[1]
-    a = Phi @ w.reshape(K, M).T
-    a -= a.max(axis=1, keepdims=True)  # log-softmax in plain NumPy (no dispatch),
+def _softmax_objective(w, PhiT, TT, A, m0, hessian=True):
+    """:func:`softmax_objective` for a validated diagonal precision A of shape (K·M,), from
+    Φᵀ (M, N) and Tᵀ (K, N). Every (K, N) array has the samples along its rows, so each
+    operation is K (or M) long vector operations rather than N short ones (K is often 3)."""
+    (M, N), K = PhiT.shape, TT.shape[0]
+    a = w.reshape(K, M) @ PhiT  # a_kn = w_kᵀφ_n
+    a -= a.max(axis=0)  # log-softmax in plain NumPy (no dispatch),
     Y = np.exp(a)  # reusing the exponentials for Y
-    s = Y.sum(axis=1, keepdims=True)
+    s = Y.sum(axis=0)
     Y /= s
     penalty, Ad = _prior(w, A, m0)
-    E = -float(np.sum(T * (a - np.log(s)))) + penalty
-    g = ((Y - T).T @ Phi).ravel() + Ad
+    E = -float(np.sum(TT * (a - np.log(s)))) + penalty
+    g = ((Y - TT) @ PhiT.T).ravel() + Ad
     if not hessian:
         return E, g
     # Σ_n (diag(y_n) − y_n y_nᵀ) ⊗ φ_nφ_nᵀ = blockdiag_j(Φᵀ diag(y_j) Φ) − CᵀC,
-    # with C[n, (j, m)] = y_nj φ_nm: two products (plain matmul: less overhead than syrk here)
-    C = (Y[:, :, None] * Phi[:, None, :]).reshape(N, K * M)
-    H = np.negative(C.T @ C)
-    D = Phi.T @ C  # block j: Σ_n y_nj φ_n φ_nᵀ
+    # with C[n, (j, m)] = y_nj φ_nm, built as Cᵀ: two products
+    Ct = (Y[:, None, :] * PhiT).reshape(K * M, N)
+    H = np.negative(Ct @ Ct.T)
+    D = PhiT @ Ct.T  # block j: Σ_n y_nj φ_n φ_nᵀ
     # add D's block j to H's diagonal block (j, j), through a (K, M, M) view of those blocks
     np.einsum("jmjn->jmn", H.reshape(K, M, K, M))[...] += D.reshape(M, K, M).transpose(
         1, 0, 2
