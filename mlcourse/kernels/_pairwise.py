@@ -105,9 +105,11 @@ def _sq_dist(X, Y, same, then=None) -> np.ndarray:
         stop = min(start + rows, n)
         block = d2[start:stop]
         np.add(xx[start:stop, None], yy, out=block)
-        block += cross[start:stop]
-        if same:
-            block += cross.T[start:stop]
+        if same:  # cross holds (i, j) for i <= j, its transpose those for i >= j: the rest is 0
+            block[:, start:] += cross[start:stop, start:]
+            block[:, :stop] += cross.T[start:stop, :stop]
+        else:
+            block += cross[start:stop]
         np.maximum(block, 0.0, out=block)
         if same:  # the diagonal, (i, i) for i in start..stop − 1, is exactly 0
             i = np.arange(stop - start)
