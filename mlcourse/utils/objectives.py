@@ -82,13 +82,21 @@ def _logit_terms(a, t, s):
     """ln p(t_n | a_n) (minus :func:`logit_nll_terms`'s first term) and ℓ′, ℓ″, with the signs
     s = 2t − 1 given (a fit computes them once)."""
     a = np.asarray(a, dtype=float)
-    e = np.exp(-np.abs(a))  # NumPy's vectorised exp: one pass, no overflow
-    q = 1.0 / (1.0 + e)  # σ(|a|)
+    if a.ndim == 0:  # the in-place steps below need arrays; a scalar gives scalars back
+        return tuple(v[0] for v in _logit_terms(a.reshape(1), t, s))
+    e = np.negative(np.abs(a))
+    np.exp(e, out=e)  # e^{−|a|}: NumPy's vectorised exp, no overflow
+    q = e + 1.0
+    np.reciprocal(q, out=q)  # σ(|a|)
     eq = e * q  # σ(−|a|)
     y = np.where(a >= 0, q, eq)  # σ(a)
-    u = s * a  # a if t = 1, −a if t = 0
-    log_lik = -np.log1p(e) - np.maximum(-u, 0.0)  # ln σ(u)
-    return log_lik, y - t, eq * q
+    # u = s·a (a if t = 1, −a if t = 0); ln σ(u) = min(u, 0) − log1p(e^{−|u|})
+    log_lik = s * a
+    np.minimum(log_lik, 0.0, out=log_lik)
+    log_lik -= np.log1p(e)
+    y -= t
+    eq *= q
+    return log_lik, y, eq
 
 
 def probit_nll_terms(a, t):
@@ -359,7 +367,9 @@ def _binary_objective(terms, w, Phi, Phi_f, t, signs, A, mean, hessian=True):
     g = Phi.T @ d1 + Ad
     if not hessian:
         return E, g
-    return E, g, _add_prior_hessian(weighted_gram(Phi_f, d2), A)
+    # ℓ″ ≥ 0 for both links (logit σ(a)σ(−a); probit λ(u + λ) and its tail series, also in
+    # floating point), so weighted_gram's clip at 0 is not needed
+    return E, g, _add_prior_hessian(_gram(Phi_f * np.sqrt(d2)[:, None]), A)
 
 
 def logistic_objective(w, Phi, t, precision=0.0, mean=None, hessian: bool = True):
