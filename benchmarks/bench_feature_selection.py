@@ -110,5 +110,5 @@ CASES = [
         baseline="naive JMI, every term every step",
     ),
     _omp_case("orthogonal_matching_pursuit, 2000x500, 50 nonzeros", wide=False),
-    _omp_case("orthogonal_matching_pursuit, wide 500x2000, 50 nonzeros", wide=True),
+    _omp_case("orthogonal_matching_pursuit, 500x2000, 50 nonzeros", wide=True),
 ]

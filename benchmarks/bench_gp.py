@@ -170,7 +170,7 @@ CASES = [
         baseline="floor: kernel, Cholesky, solves inline",
     ),
     Case(
-        name="GP regression fit + predict(std), N=500 in 20-D, 2000 tests",
+        name="GP fit + predict(std), N=500 in 20-D, 2000 tests",
         setup=_data_wide,
         ours=_ours_fit_predict,
         theirs=_sklearn_fit_predict,

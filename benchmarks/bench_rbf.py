@@ -95,7 +95,7 @@ CASES = [
         goal=0.6,
     ),
     Case(
-        name="RBF chapter: KernelRidge 50-D, fit N=500 + predict 5000",
+        name="RBF chapter: KernelRidge 50-D, fit 500, predict 5000",
         setup=_kr_wide_setup,
         ours=_kr(KernelRidge, GAMMA / 10),
         theirs=_kr(SkKernelRidge, GAMMA / 10),
