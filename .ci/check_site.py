@@ -20,11 +20,13 @@
      block, cell output, table or display formula is wider than its box (it would scroll
      sideways) or sticks out of the text column, the page itself does not scroll sideways, and
      no figure is shown below two thirds of its natural width (its text would be too small).
-3. Prints each page's height with its folds closed, the length a reader scrolls.
+3. Prints each page's height with its folds closed, the length a reader scrolls (the API
+   reference's pages, book/reference/, as one line: their number, total and tallest).
 
-``--pages`` checks only those pages; ``--shots DIR`` saves a full-page screenshot of each (folds
-closed), ``--dark`` in the theme's dark mode; ``--width 390`` looks at a phone's width (the width
-checks are meant for 1400).
+``--pages`` checks only those pages (a page's name is its path under book/ without .html:
+``laplace``, ``reference/rvm/RVMClassifier``); ``--shots DIR`` saves a full-page screenshot of
+each (folds closed), ``--dark`` in the theme's dark mode; ``--width 390`` looks at a phone's
+width (the width checks are meant for 1400).
 
 Exit status 1 on any failure, with one line per problem naming the page.
 """
@@ -239,6 +241,11 @@ def js_errors(entries: list[dict]) -> list[str]:
     return errors
 
 
+def _name(site: Path, page: Path) -> str:
+    """A page's name: its path under book/, without .html (``laplace``, ``reference/rvm``)."""
+    return page.relative_to(site / "book").with_suffix("").as_posix()
+
+
 def page_problems(
     driver, name: str, url: str, source: str, is_notebook: bool, width: int
 ):
@@ -320,9 +327,11 @@ def main() -> int:
     args = parser.parse_args()
     site = args.site.resolve()
     problems = static_problems(site)
+    # the chapters and front and back matter, then the API reference's pages (book/reference/)
     pages = sorted((site / "book").glob("*.html"))
+    pages += sorted((site / "book" / "reference").rglob("*.html"))
     if args.pages:
-        pages = [p for p in pages if p.stem in args.pages]
+        pages = [p for p in pages if _name(site, p) in args.pages]
     notebooks = {p.stem for p in (site / "_sources" / "book").glob("*.ipynb")}
     handler = functools.partial(QuietHandler, directory=str(site))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -337,12 +346,12 @@ def main() -> int:
             rel = page.relative_to(site).as_posix()
             source = page.read_text(encoding="utf-8")
             total_math += len(MATH_OPEN.findall(source))
-            found, heights[page.stem], column = page_problems(
+            found, heights[_name(site, page)], column = page_problems(
                 driver,
-                rel,
+                _name(site, page),
                 urljoin(base, rel),
                 source,
-                page.stem in notebooks,
+                _name(site, page) in notebooks,
                 args.width,
             )
             problems += found
@@ -352,7 +361,7 @@ def main() -> int:
                 screenshot(
                     driver,
                     urljoin(base, rel),
-                    args.shots / f"{page.stem}{suffix}.png",
+                    args.shots / f"{_name(site, page).replace('/', '.')}{suffix}.png",
                     args.width,
                     args.dark,
                 )
@@ -364,8 +373,16 @@ def main() -> int:
         f"page heights at a {args.width}-px window (folds closed; text column {column} px):"
     )
     print(f"  {'page':<28}{'height px':>10}")
+    reference = {n: h for n, h in heights.items() if n.startswith("reference/")}
     for name, height in heights.items():
-        print(f"  {name + (' *' if name in notebooks else ''):<28}{height:>10,}")
+        if name not in reference:
+            print(f"  {name + (' *' if name in notebooks else ''):<28}{height:>10,}")
+    if reference:
+        tallest = max(reference, key=reference.get)
+        print(
+            f"  {f'reference ({len(reference)} pages)':<28}{sum(reference.values()):>10,}"
+            f"  (tallest {tallest}, {reference[tallest]:,})"
+        )
     nb_total = sum(h for n, h in heights.items() if n in notebooks)
     print(f"  {'notebook pages (*)':<28}{nb_total:>10,}")
     print(f"  {'all pages':<28}{sum(heights.values()):>10,}")

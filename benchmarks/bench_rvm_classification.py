@@ -46,13 +46,13 @@ def _mixture(quick):
     """Two classes, each an equal mixture of two Gaussians (Ripley's design, other centres)."""
     n = 100 if quick else 1000
     rng = np.random.default_rng(1)
-    centres = np.array([[-0.7, 0.3], [0.3, 0.3], [-0.3, 0.7], [0.4, 0.7]])
+    centers = np.array([[-0.7, 0.3], [0.3, 0.3], [-0.3, 0.7], [0.4, 0.7]])
     comp = rng.integers(0, 4, n)
-    X = centres[comp] + 0.3 * rng.standard_normal((n, 2))
+    X = centers[comp] + 0.3 * rng.standard_normal((n, 2))
     t = (comp >= 2).astype(float)
     m = 2000
     comp_te = rng.integers(0, 4, m)
-    Xte = centres[comp_te] + 0.3 * rng.standard_normal((m, 2))
+    Xte = centers[comp_te] + 0.3 * rng.standard_normal((m, 2))
     return {"X": X, "t": t, "Xte": Xte, "tte": (comp_te >= 2).astype(float)}
 
 

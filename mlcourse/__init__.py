@@ -1,10 +1,14 @@
 """mlcourse: the algorithms of a probabilistic machine-learning course, from scratch.
 
-One subpackage per topic — :mod:`~mlcourse.linear`, :mod:`~mlcourse.laplace`,
-:mod:`~mlcourse.gp`, :mod:`~mlcourse.rvm`, :mod:`~mlcourse.decomposition`,
-:mod:`~mlcourse.metrics` — on a shared core: :mod:`~mlcourse.base` (the estimator contract),
-:mod:`~mlcourse.exceptions`, :mod:`~mlcourse.utils` (validation, optimisers, likelihoods, finite
-differences), :mod:`~mlcourse.kernels`, :mod:`~mlcourse.special`, and the chapters' helpers
+One subpackage per topic — :mod:`~mlcourse.metrics` (evaluating classifiers),
+:mod:`~mlcourse.linear` (linear classifiers, Fisher's direction), :mod:`~mlcourse.laplace` (the
+Laplace approximation, Bayesian logistic regression), :mod:`~mlcourse.rbf` (RBF networks),
+:mod:`~mlcourse.cluster` (k-means, Gaussian mixtures), :mod:`~mlcourse.gp` (Gaussian
+processes), :mod:`~mlcourse.rvm` (relevance vector machines), :mod:`~mlcourse.feature_selection`
+and :mod:`~mlcourse.decomposition` (PCA and the latent-variable models) — on a shared core:
+:mod:`~mlcourse.base` (the estimator contract), :mod:`~mlcourse.exceptions`,
+:mod:`~mlcourse.utils` (validation, optimisers, likelihoods, finite differences),
+:mod:`~mlcourse.kernels`, :mod:`~mlcourse.special`, and the chapters' helpers
 :mod:`~mlcourse.checks`, :mod:`~mlcourse.datasets`, :mod:`~mlcourse.plotting`,
 :mod:`~mlcourse.widgets` and :mod:`~mlcourse.exercises` (exercises that check themselves).
 Each is checked against scikit-learn and by independent numerical routes in ``tests/`` and in

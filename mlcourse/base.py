@@ -143,8 +143,8 @@ TransformerMixin = _sk.TransformerMixin
 
 
 class LinearClassifierMixin(ClassifierMixin):
-    """A classifier whose activations are linear in x: a = Xwᵀ + w₀ (the linear, Laplace and, next,
-    RVM classification chapters).
+    """A classifier whose activations are linear in x (or in fixed features of x): a = Xwᵀ + w₀
+    (the linear, Laplace and RVM classification chapters).
 
     ``coef_`` of shape (1, d) is a binary model (the activation is the argument of ``_link``, the
     log-odds of ``classes_[1]`` for the logistic sigmoid); shape (K, d) gives one activation per

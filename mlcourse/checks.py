@@ -30,6 +30,8 @@ from __future__ import annotations
 import numpy as np
 from scipy import linalg
 
+from .utils.optimize import NEWTON_TOL
+
 __all__ = [
     "check_close",
     "check_equal",
@@ -289,13 +291,14 @@ def gradient_rounding(Phi, w, d1, d2):
     return len(Phi) * EPS * (np.abs(Phi).T @ per_point)
 
 
-def newton_gradient(Phi, w, g_rounding, third: float, tol: float = 1e-8) -> float:
+def newton_gradient(Phi, w, g_rounding, third: float, tol: float = NEWTON_TOL) -> float:
     """Bound on ‖∇E‖₂ where :func:`~mlcourse.utils.optimize.newton_minimize` stopped.
 
     Its last step d, which it takes, had max|d| ≤ tol·(1 + max|w|) and leaves a gradient of at
     most ½·L·‖d‖², L = third·Σ_n‖φ_n‖³ bounding how fast the Hessian of E = Σ_n ℓ(φ_nᵀw)
     changes (`third` bounds |ℓ‴|); plus the rounding of ∇E (`g_rounding`, e.g. from
-    :func:`gradient_rounding`). `tol` is the solver's (the estimators' default 1e-8).
+    :func:`gradient_rounding`). `tol` is the solver's (the estimators' default,
+    ``NEWTON_TOL`` = 1e-8).
     """
     step = np.sqrt(np.size(w)) * tol * (1 + np.max(np.abs(w)))
     return float(

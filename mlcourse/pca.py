@@ -5,6 +5,7 @@ chapter); this module re-exports the chapter's names, so ``from mlcourse.pca imp
 working.
 """
 
-from .decomposition import PCA, fisher_criterion, fisher_direction, profile_likelihood
+from .decomposition import PCA, profile_likelihood
+from .linear import fisher_criterion, fisher_direction
 
 __all__ = ["PCA", "profile_likelihood", "fisher_direction", "fisher_criterion"]

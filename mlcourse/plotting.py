@@ -331,6 +331,7 @@ def plot_image_grid(
         labels=row_labels,
     )
     ax.tick_params(length=0)
+    ax.grid(False)  # the house style's grid would cross the images at the row labels
     for side in ax.spines.values():
         side.set_visible(False)
     return ax

@@ -4,16 +4,16 @@ Naive formulas overflow: ``1 / (1 + exp(-a))`` warns for ``a = -1000`` and ``log
 returns ``-inf`` there. These wrappers use SciPy's stable kernels, so callers never see NaN
 from large activations.
 
-=====================  =========================================  ===========================
-function               definition                                 stable route
-=====================  =========================================  ===========================
-``sigmoid(a)``         σ(a) = 1 / (1 + e^{-a}), Bishop (4.59)     ``scipy.special.expit``
-``log_sigmoid(a)``     ln σ(a) = -ln(1 + e^{-a})                  ``scipy.special.log_expit``
-``softmax(A)``         e^{a_k} / Σ_j e^{a_j}, Bishop (4.62)       shift by the max
-``log_softmax(A)``     a_k - ln Σ_j e^{a_j}                       ``logsumexp``
+=====================  ===========================================  ===========================
+function               definition                                   stable route
+=====================  ===========================================  ===========================
+``sigmoid(a)``         σ(a) = 1 / (1 + e^{-a}), Bishop (4.59)       ``scipy.special.expit``
+``log_sigmoid(a)``     ln σ(a) = -ln(1 + e^{-a})                    ``scipy.special.log_expit``
+``softmax(A)``         e^{a_k} / Σ_j e^{a_j}, Bishop (4.62)         shift by the max
+``log_softmax(A)``     a_k - ln Σ_j e^{a_j}                         ``logsumexp``
 ``probit(a)``          Φ(a) = ∫_{-∞}^a N(θ|0,1) dθ, Bishop (4.114)  ``scipy.special.ndtr``
-``log_probit(a)``      ln Φ(a)                                    ``scipy.special.log_ndtr``
-=====================  =========================================  ===========================
+``log_probit(a)``      ln Φ(a)                                      ``scipy.special.log_ndtr``
+=====================  ===========================================  ===========================
 """
 
 from __future__ import annotations

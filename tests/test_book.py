@@ -22,11 +22,18 @@ from run_notebook import sync_notebook_folding  # noqa: E402
 
 
 def toc_files():
+    """Every page _toc.yml names, at any depth (a ``glob`` entry names none)."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+
+    def walk(entries):
+        for entry in entries:
+            if "file" in entry:
+                yield entry["file"]
+            yield from walk(entry.get("sections", []))
+
     files = [toc["root"]]
     for part in toc.get("parts", []):
-        files += [ch["file"] for ch in part["chapters"]]
-        files += [s["file"] for ch in part["chapters"] for s in ch.get("sections", [])]
+        files += list(walk(part["chapters"]))
     return files
 
 
@@ -371,8 +378,6 @@ CHECK_CALL = re.compile(
     r"(?<![.\w])(?:check|check_close|check_equal|summary)\(|^\s*assert\b", re.M
 )
 FOLDS = {"hide-input", "hide-cell", "remove-cell", "remove-input"}
-# Chapters whose cells have been folded (issue 24); every chapter once that work has landed.
-FOLDED_CHAPTERS: set[str] = {"evaluation", "laplace", "linear_classifiers", "sklearn"}
 
 
 def code_cells(nb):
@@ -383,8 +388,6 @@ def code_cells(nb):
 def test_every_check_cell_is_folded(path):
     """A cell that checks (calls check, check_close, check_equal, summary or assert) shows its
     outcome on the site, and its code behind the theme's toggle (CONTRIBUTING: folding)."""
-    if path.stem not in FOLDED_CHAPTERS:
-        pytest.xfail(f"{path.name}: not folded yet")
     nb = json.loads(path.read_text())
     open_checks = [
         i
@@ -470,3 +473,39 @@ def test_thumbnail_shrinks_by_block_averages():
     assert thumbnails.shrink(pixels, box=(8, 6)).shape == pixels.shape  # fits: k = 1
     with pytest.raises(ValueError, match="tagged 'thumbnail'"):
         thumbnails.tagged_png({"cells": []}, "empty.ipynb")
+
+
+# A function or lambda named like a tolerance helper: a copy of mlcourse.checks' names, or
+# what the chapters used to call their copies (sig1, up1, *_tolerances, *_rounding, …).
+TOLERANCE_HELPER = re.compile(
+    r"(^|_)(tol|tols|tolerance|tolerances|rounding|bound|bounds)($|_)|^(sig|up)\d$|^round"
+)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebook_defines_no_tolerance_helper_of_its_own(path):
+    """Tolerances are derived with mlcourse.checks, one copy for the book and the tests."""
+    import ast
+
+    from mlcourse import checks
+
+    found = []
+    nb = json.loads(path.read_text())
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] != "code":
+            continue
+        for node in ast.walk(ast.parse("".join(cell["source"]))):
+            names = []
+            if isinstance(node, ast.FunctionDef):
+                names = [node.name]
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Lambda):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            found += [
+                (i, name)
+                for name in names
+                if name in checks.__all__ or TOLERANCE_HELPER.search(name)
+            ]
+    assert not found, (
+        f"{path.name}: cells define their own tolerance helpers {found}; use (or add to) "
+        "mlcourse.checks"
+    )

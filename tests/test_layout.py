@@ -61,10 +61,6 @@ PUBLIC_PATHS = [
     "mlcourse.gp:GaussianProcessClassifier",
     "mlcourse.gp:GaussianProcessRegressor",
     "mlcourse.gp:KalmanGPRegressor",
-    "mlcourse.gp_classification:GaussianProcessClassifier",  # shim
-    "mlcourse.gp_classification:laplace_mode",  # shim
-    "mlcourse.gp_recursive:KalmanGPRegressor",
-    "mlcourse.gp_recursive:affine_basis",  # shim
     "mlcourse.kernels:BasisKernel",
     "mlcourse.kernels:SquaredExponential",
     "mlcourse.kernels:linear_spline",
@@ -129,18 +125,21 @@ PUBLIC_PATHS = [
     "mlcourse.rbf:NadarayaWatson",
     "mlcourse.rbf:NormalizedRBFClassifier",
     "mlcourse.rbf:RBFNetwork",
-    "mlcourse.rbf:gaussian_mixture",
-    "mlcourse.rbf:kmeans",
+    "mlcourse.rbf:gaussian_mixture",  # old path, kept until the chapters move
+    "mlcourse.rbf:kmeans",  # old path, kept until the chapters move
+    "mlcourse.rbf:cluster_widths",  # old path, kept until the chapters move
+    "mlcourse.cluster:kmeans",
+    "mlcourse.cluster:kmeans_plusplus",
+    "mlcourse.cluster:cluster_widths",
+    "mlcourse.cluster:gaussian_mixture",
+    "mlcourse.cluster:component_log_density",
+    "mlcourse.linear:fisher_direction",
+    "mlcourse.linear:fisher_criterion",
+    "mlcourse.decomposition:fisher_direction",  # old path, kept until the chapters move
     "mlcourse.rbf:network_objective",
     "mlcourse.rbf:ridge_weights",
-    "mlcourse.rvm:ALIGNMENT_GAIN",
-    "mlcourse.rvm:ALIGNMENT_MAX",
-    "mlcourse.rvm:ALIGNMENT_Z",
-    "mlcourse.rvm:BETA_UPDATE_START",
-    "mlcourse.rvm:HOLD_STEP",
     "mlcourse.rvm:EvidenceFit",
     "mlcourse.rvm:ConvergenceWarning",
-    "mlcourse.rvm:RCOND_MIN",
     "mlcourse.rvm:NOISE_FLOOR",
     "mlcourse.rvm:PRUNE_ALPHA",
     "mlcourse.rvm:Posterior",
@@ -163,7 +162,8 @@ PUBLIC_PATHS = [
     "mlcourse.rvm:fit_em_classifier",
     "mlcourse.rvm:fit_sequential_classifier",
     "mlcourse.rvm:ClassifierFit",
-    "mlcourse.rvm:NEWTON_TOL",
+    "mlcourse.rvm:NEWTON_TOL",  # deprecated alias, kept until the chapters move
+    "mlcourse.utils.optimize:NEWTON_TOL",
     "mlcourse.special:log_probit",
     "mlcourse.special:log_sigmoid",
     "mlcourse.special:log_softmax",
@@ -265,7 +265,7 @@ def test_subpackage_owns_its_all(package):
 
 
 def _unit(dotted):
-    """The subpackage (or top-level module) of a dotted name: mlcourse.rvm._fast -> 'rvm'."""
+    """The subpackage (or top-level module) of a dotted name: mlcourse.rvm._loops -> 'rvm'."""
     parts = dotted.split(".")
     return parts[1] if len(parts) > 1 else ""
 
@@ -325,15 +325,56 @@ def test_the_boundary_check_sees_a_leak():
     source = (
         "from ..linear._base import _Regression\n"  # another topic's private module
         "from ..utils.objectives import _binary_objective\n"  # a core private name
-        "from ._fast import fit_sequential\n"  # its own private module: fine
+        "from ._loops import fit_sequential\n"  # its own private module: fine
         "from .. import kernels\n"  # public: fine
         "from ..kernels import design_matrix\n"
         "import numpy as np\n"
     )
     imports = list(_imports(source, "mlcourse.rvm._regressor", False))
-    assert ("mlcourse.rvm._regressor", "mlcourse.rvm._fast.fit_sequential") in imports
+    assert ("mlcourse.rvm._regressor", "mlcourse.rvm._loops.fit_sequential") in imports
     assert ("mlcourse.rvm._regressor", "mlcourse.kernels") in imports
     assert sorted(full for _, full in _leaks(imports)) == [
         "mlcourse.linear._base._Regression",
         "mlcourse.utils.objectives._binary_objective",
     ]
+
+
+# --- old names kept until the chapters move (issue 26) -------------------------------------------
+# Each is silent (a warning would change the chapters' stored outputs). When the chapters use the
+# new names, delete the aliases (their places are listed in /work/scratch/i26-chapter-edits.md's
+# closing section) and these tests.
+
+
+def test_old_names_still_work_silently():
+    import warnings
+
+    import numpy as np
+
+    from mlcourse import cluster, decomposition, laplace, linear, rbf, rvm
+    from mlcourse.utils import optimize
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert rvm.NEWTON_TOL is optimize.NEWTON_TOL
+        assert rbf.kmeans is cluster.kmeans
+        assert rbf.gaussian_mixture is cluster.gaussian_mixture
+        assert rbf.cluster_widths is cluster.cluster_widths
+        assert decomposition.fisher_direction is linear.fisher_direction
+        rng = np.random.default_rng(0)
+        X = rng.standard_normal((40, 2))
+        y = (X[:, 0] + rng.standard_normal(40) > 0).astype(int)
+        blr = laplace.BayesianLogisticRegression().fit(X, y)
+        for old, new in (("map", "plugin"), ("probit", "moderated")):
+            np.testing.assert_array_equal(
+                blr.predict_proba(X, method=old), blr.predict_proba(X, method=new)
+            )
+        t = np.sin(X[:, 0])
+        old = rbf.RBFNetwork(
+            n_centers=4, train="alternating", max_iter=3, random_state=0
+        )
+        new = rbf.RBFNetwork(
+            n_centers=4, method="alternating", max_iter=3, random_state=0
+        )
+        np.testing.assert_array_equal(
+            old.fit(X, t).predict(X), new.fit(X, t).predict(X)
+        )

@@ -1,13 +1,13 @@
 """Linear dimensionality reduction and the linear-Gaussian latent-variable models (lectures 000,
-002, 004): principal component analysis and Fisher's discriminant direction (the PCA chapter);
+002, 004): principal component analysis (the PCA chapter);
 probabilistic and supervised PCA, partial least squares, canonical correlation analysis and
 kernel PCA (the latent-variable chapter).
 
 * :class:`PCA` — maximum-variance / minimum-error projection, by three routes (``"eig"``,
   ``"svd"``, ``"dual"``; see ``_pca_routes``), with optional whitening.
 * :func:`profile_likelihood` — Zhu & Ghodsi's (2006) choice of the number of components.
-* :func:`fisher_direction`, :func:`fisher_criterion` — the two-class Fisher discriminant
-  (Bishop §4.1.4), to contrast PCA's unsupervised direction with a supervised one (lecture 002).
+* Fisher's discriminant direction, which the PCA chapter contrasts with PCA, is a linear
+  classifier's: :func:`mlcourse.linear.fisher_direction`.
 * :class:`PPCA` — probabilistic PCA (Tipping & Bishop 1999): closed form, or EM with missing
   values; :func:`ppca_max_log_likelihood`, :func:`ppca_bic`, :func:`ppca_evidence` (Minka 2000)
   choose its number of components from the spectrum.
@@ -22,8 +22,10 @@ latent-variable models use S (divisor N), as maximum likelihood requires. Each c
 is fixed so that its largest-|·| entry is positive (scikit-learn's convention).
 """
 
+# Kept until the chapters import them from mlcourse.linear (the old path, silent; mlcourse.pca
+# re-exports them from there). Then delete this import.
+from ..linear import fisher_criterion, fisher_direction  # noqa: F401
 from ._cca import CCA
-from ._fisher import fisher_criterion, fisher_direction
 from ._kernel_pca import KernelPCA
 from ._pca import PCA, profile_likelihood
 from ._pls import PLSRegression
@@ -33,8 +35,6 @@ from ._supervised_pca import SupervisedPCA
 __all__ = [
     "PCA",
     "profile_likelihood",
-    "fisher_direction",
-    "fisher_criterion",
     "PPCA",
     "ppca_max_log_likelihood",
     "ppca_bic",

@@ -89,6 +89,22 @@ class CCA(TransformerMixin, _LatentBase):
         b_i, likewise, with signs that make each correlation positive.
     x_mean_, y_mean_ : ndarrays of shape (p,) and (q,)
     n_components_, n_features_in_, n_targets_ : int
+
+    See Also
+    --------
+    PLSRegression : directions of largest covariance instead of correlation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.decomposition import CCA
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.standard_normal((200, 1))  # one latent drives both views
+    >>> X = z @ [[1.0, 0.5]] + 0.3 * rng.standard_normal((200, 2))
+    >>> Y = z @ [[0.8, -1.0, 0.2]] + 0.3 * rng.standard_normal((200, 3))
+    >>> cca = CCA(n_components=1).fit(X, Y)
+    >>> [round(float(r), 2) for r in cca.canonical_correlations_]
+    [0.94]
     """
 
     _parameter_constraints = {

@@ -93,6 +93,22 @@ class KernelPCA(TransformerMixin, _LatentBase):
         The column means of the training kernel matrix, and ``K_fit_all_`` their mean (the
         centring of a new point's kernel row; scikit-learn's ``KernelCenterer`` names).
     n_components_, n_features_in_ : int
+
+    See Also
+    --------
+    PCA : the linear case.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.decomposition import KernelPCA
+    >>> angle = np.linspace(0, 2 * np.pi, 40, endpoint=False)
+    >>> radius = np.repeat([1.0, 3.0], 20)[:, None]  # two rings
+    >>> X = radius * np.c_[np.cos(angle), np.sin(angle)]
+    >>> Z = KernelPCA(n_components=1, kernel='rbf', gamma=0.5).fit_transform(X)
+    >>> inner, outer = Z[:20, 0], Z[20:, 0]
+    >>> bool(inner.max() < outer.min() or outer.max() < inner.min())  # apart
+    True
     """
 
     _parameter_constraints = {

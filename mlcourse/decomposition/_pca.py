@@ -70,6 +70,23 @@ class PCA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     singular_values_ : ndarray of shape (M,)
         Singular values σ_i of the centred data, σ_i² = (N − 1)·explained_variance_[i].
     n_components_, n_samples_, n_features_in_ : int
+
+    See Also
+    --------
+    PPCA : the probabilistic model whose maximum-likelihood subspace is PCA's.
+    KernelPCA : PCA in a kernel's feature space.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.decomposition import PCA
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((100, 2)) @ [[3.0, 0.0], [1.0, 0.5]]
+    >>> pca = PCA(n_components=2).fit(X)
+    >>> pca.explained_variance_ratio_.round(3).tolist()
+    [0.982, 0.018]
+    >>> pca.components_[0].round(2).tolist()
+    [1.0, 0.06]
     """
 
     _parameter_constraints = {

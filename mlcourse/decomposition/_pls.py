@@ -106,6 +106,22 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
     n_components_, n_features_in_, n_targets_ : int
     y_ndim_ : int
         1 if y was a vector (``predict`` then returns a vector), else 2.
+
+    See Also
+    --------
+    CCA : directions of largest correlation.
+    SupervisedPCA : a latent-variable model of x and t.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.decomposition import PLSRegression
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.standard_normal((50, 4))
+    >>> y = X @ [1.0, -2.0, 0.0, 0.0] + 0.1 * rng.standard_normal(50)
+    >>> pls = PLSRegression(n_components=2).fit(X, y)
+    >>> round(float(pls.score(X, y)), 3)
+    0.993
     """
 
     _parameter_constraints = {

@@ -138,6 +138,22 @@ class PPCA(TransformerMixin, _LatentBase):
         EM: the mean log-likelihood per sample at the start of each iteration and, last, that of
         the fitted model; closed form: the fitted model's only.
     n_components_, n_features_in_, n_samples_ : int
+
+    See Also
+    --------
+    PCA : the subspace without the noise model.
+    ppca_bic, ppca_evidence : choose the number of components.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.decomposition import PPCA
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.standard_normal((200, 1))  # one latent, three observed features
+    >>> X = z @ [[2.0, 1.0, 0.5]] + 0.1 * rng.standard_normal((200, 3))
+    >>> model = PPCA(n_components=1).fit(X)
+    >>> round(float(model.noise_variance_), 4)
+    0.0103
     """
 
     _parameter_constraints = {

@@ -1,5 +1,5 @@
 """The base class of the latent-variable estimators (private): :class:`mlcourse.base.BaseEstimator`
-(scikit-learn's plumbing, issue 14) with the tags of PPCA, supervised PCA, PLS, CCA and kernel
+(scikit-learn's plumbing) with the tags of PPCA, supervised PCA, PLS, CCA and kernel
 PCA. Their input is validated by :func:`mlcourse.utils.validation.validate_data`, their
 hyperparameters by their ``_parameter_constraints``.
 """

@@ -66,6 +66,23 @@ class SupervisedPCA(TransformerMixin, RegressorMixin, _LatentBase):
         Mean log-likelihood per sample of (x, t) at the start of each EM iteration, then of the
         fitted model.
     n_components_, n_features_in_ : int
+
+    See Also
+    --------
+    PPCA : the same model without the targets.
+    PLSRegression : directions of largest covariance with t.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.decomposition import SupervisedPCA
+    >>> rng = np.random.default_rng(0)
+    >>> z = rng.standard_normal((200, 1))
+    >>> X = z @ [[1.0, -1.0, 0.5]] + 0.2 * rng.standard_normal((200, 3))
+    >>> t = 2.0 * z[:, 0] + 0.1 * rng.standard_normal(200)
+    >>> model = SupervisedPCA(n_components=1, random_state=0).fit(X, t)
+    >>> round(float(model.score(X, t)), 2)
+    0.98
     """
 
     _parameter_constraints = {

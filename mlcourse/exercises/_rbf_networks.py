@@ -70,15 +70,15 @@ def _ridge_half(Phi, Z, lam):
 def _ridge_cases():
     rng = np.random.default_rng(294)
 
-    def units(x, centres, width):
-        return np.c_[np.ones(len(x)), np.exp(-_sq_dist(x, centres) / (2 * width**2))]
+    def units(x, centers, width):
+        return np.c_[np.ones(len(x)), np.exp(-_sq_dist(x, centers) / (2 * width**2))]
 
     def case(label, N, M, C, lam, duplicate=False):
         x = rng.uniform(-1, 1, size=(N, 1))
-        centres = rng.uniform(-1, 1, size=(M, 1))
+        centers = rng.uniform(-1, 1, size=(M, 1))
         if duplicate:
-            centres[1] = centres[0]  # two identical units: Φ has rank M
-        Phi = units(x, centres, 0.4)
+            centers[1] = centers[0]  # two identical units: Φ has rank M
+        Phi = units(x, centers, 0.4)
         Z = np.column_stack([np.sinc(2 * x[:, 0] + k) for k in range(C)])
         Z += 0.1 * rng.normal(size=Z.shape)
         P = Phi.T @ Phi + lam * np.eye(M + 1)

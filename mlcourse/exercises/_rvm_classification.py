@@ -25,8 +25,8 @@ def _problem(rng, N, M, separable=False, kernel_and_bias=False):
         else (rng.random(N) < sigmoid(2 * x)).astype(float)
     )
     t[[0, -1]] = [0.0, 1.0]
-    centres = x if kernel_and_bias else np.linspace(-2, 2, M)
-    Phi = np.exp(-((x[:, None] - centres[None, :]) ** 2) / 2)
+    centers = x if kernel_and_bias else np.linspace(-2, 2, M)
+    Phi = np.exp(-((x[:, None] - centers[None, :]) ** 2) / 2)
     if kernel_and_bias:
         Phi = np.c_[Phi, np.ones(N)]
     return Phi, t

@@ -29,8 +29,8 @@ def _rvm_problem(rng, N, M, kernel_and_bias=False, width=1.0):
     """Noisy sinc data and a design matrix: Gaussian kernels on the inputs and a bias column
     (M = N + 1), or M random kernels."""
     x = np.sort(rng.uniform(-8, 8, N))
-    centres = x if kernel_and_bias else rng.uniform(-8, 8, M)
-    Phi = np.exp(-((x[:, None] - centres[None, :]) ** 2) / (2 * width**2))
+    centers = x if kernel_and_bias else rng.uniform(-8, 8, M)
+    Phi = np.exp(-((x[:, None] - centers[None, :]) ** 2) / (2 * width**2))
     if kernel_and_bias:
         Phi = np.c_[Phi, np.ones(N)]
     t = np.sinc(x / np.pi) + 0.1 * rng.normal(size=N)

@@ -304,6 +304,21 @@ class FeatureSelector(TransformerMixin, BaseEstimator):
     ranking_ : ndarray of int, shape (n_features_in_,)
         1 for the first pick, 2 for the second, …; n_features + 1 for every column not kept.
     n_features_in_ : int
+
+    See Also
+    --------
+    select_features : the same search as a function.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.feature_selection import FeatureSelector
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.integers(0, 3, size=(300, 5))
+    >>> y = (X[:, 1] + X[:, 3] > 2).astype(int)  # features 1 and 3 carry the label
+    >>> selector = FeatureSelector(n_features=2, criterion='jmi').fit(X, y)
+    >>> selector.get_support(indices=True).tolist()
+    [1, 3]
     """
 
     _parameter_constraints = {

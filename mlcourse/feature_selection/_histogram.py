@@ -43,6 +43,15 @@ class HistogramClassifier(ClassifierMixin, BaseEstimator):
         n(c, k).
     class_prior_ : ndarray of shape (K,)
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.feature_selection import HistogramClassifier
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 10)
+    >>> y = X[:, 0] ^ X[:, 1]  # the XOR of two binary features
+    >>> HistogramClassifier().fit(X, y).predict([[0, 1], [1, 1]]).tolist()
+    [1, 0]
     """
 
     _parameter_constraints = {"smoothing": [Interval(Real, 0, None, closed="left")]}

@@ -192,6 +192,16 @@ def mutual_information(x, y, correction=None) -> float:
     x, y : array_like of shape (N,) or (N, d)
     correction : {None, "miller-madow"}
         Applied to each of the three entropies: Î_MM = Î − (m_xy − m_x − m_y + 1)/(2N).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.feature_selection import mutual_information
+    >>> x = np.array([0, 0, 1, 1] * 25)
+    >>> round(mutual_information(x, x), 4)  # I(x; x) = H(x) = ln 2
+    0.6931
+    >>> round(float(np.log(2)), 4)
+    0.6931
     """
     validate_params(_CORRECTION, {"correction": correction})
     return (

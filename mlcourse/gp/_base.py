@@ -1,9 +1,10 @@
-"""What the Gaussian-process regressor and classifier share (private to :mod:`mlcourse.gp`).
+"""What the Gaussian-process regressor and classifier share (private to :mod:`mlcourse.gp`):
+helper functions that each estimator's ``fit`` calls in turn (no base class).
 
-* :class:`_GaussianProcess` — the base class: the shared hyperparameter constraints, the
-  hyperparameter search with restarts, and ``log_marginal_likelihood(theta)``;
-  a subclass supplies its targets, its extra log-parameters (the regressor's ln σ_n²) and its
-  ``_lml``;
+* :data:`CONSTRAINTS` — the hyperparameters both have: ``kernel``, ``optimize``,
+  ``n_restarts``, ``random_state``;
+* :func:`learn_theta` — the hyperparameter search of GPML §5.4.1, with restarts;
+  :func:`check_theta` — the argument of ``log_marginal_likelihood(theta)``;
 * :func:`cholesky_jitter` — one Cholesky factorisation, with diagonal jitter only when the
   plain factorisation fails, and a warning that says so;
 * :func:`maximize_log_params` — L-BFGS-B on log-parameters with random restarts;
@@ -21,13 +22,11 @@ from numbers import Integral
 import numpy as np
 from scipy import linalg, optimize
 
-from ..base import BaseEstimator
 from ..kernels import SquaredExponential
 from ..utils.validation import (
     HasMethods,
     Interval,
     check_array,
-    check_is_fitted,
     check_random_state,
 )
 
@@ -208,70 +207,42 @@ def maximize_log_params(fun, theta0, bounds, n_restarts, rng, box):
     return best.x, -float(best.fun)
 
 
-class _GaussianProcess(BaseEstimator):
-    """Base class of the GP estimators (hyperparameters ``kernel``, ``optimize``, ``n_restarts``,
-    ``random_state``).
+# The hyperparameters both estimators share, and what they mean (each class lists them in its
+# own ``_parameter_constraints``).
+CONSTRAINTS = {
+    "kernel": [None, KERNEL_CONSTRAINT],
+    "optimize": ["boolean"],
+    "n_restarts": [Interval(Integral, 0, None, closed="left")],
+    "random_state": ["random_state"],
+}
 
-    A subclass implements
 
-    * ``_extra_params(target)``: its log-parameters after the kernel's (start values, bounds) and
-      the target variance that scales the restart box, or None;
-    * ``_fitted_theta(default)``: the fitted θ, which :meth:`log_marginal_likelihood` uses when
-      ``default``, else only for its length;
-    * ``_lml(kernel, theta, X, target, eval_gradient, strict)`` → (ln p(target | X, θ), its
-      gradient), where ``strict`` (inside the optimiser) asks for −inf instead of diagonal jitter
-      when a factorisation fails.
-    """
+def learn_theta(lml, theta0, extra_bounds, X, y_var, n_restarts, random_state):
+    """θ maximising ``lml(θ) -> (ln p, gradient)`` (GPML §5.4.1): L-BFGS-B from `theta0` (the
+    kernel's log-parameters [ln σ_f², ln ℓ_1, …], then the estimator's own, bounded by
+    `extra_bounds`) and from `n_restarts` starts drawn from :func:`restart_box` (`y_var`: the
+    targets' variance for regression, ``None`` for classification)."""
+    n_k = len(theta0) - len(extra_bounds)
+    theta, _ = maximize_log_params(
+        lml,
+        theta0,
+        np.log([PARAM_BOUNDS] * n_k + list(extra_bounds)),
+        n_restarts,
+        check_random_state(random_state),
+        restart_box(X, y_var, n_k - 1),
+    )
+    return theta
 
-    _parameter_constraints = {
-        "kernel": [None, KERNEL_CONSTRAINT],
-        "optimize": ["boolean"],
-        "n_restarts": [Interval(Integral, 0, None, closed="left")],
-        "random_state": ["random_state"],
-    }
 
-    def _learn_theta(self, kernel, X, target) -> np.ndarray:
-        """θ = [kernel.theta, extra] maximising ln p(target | X, θ): L-BFGS-B from the kernel's
-        values and ``n_restarts`` random starts (GPML §5.4.1)."""
-        extra0, extra_bounds, target_var = self._extra_params(target)
-        n_k = kernel.theta.size
-        theta, _ = maximize_log_params(
-            lambda th: self._lml(kernel, th, X, target, True, strict=True),
-            np.r_[kernel.theta, extra0],
-            np.log([PARAM_BOUNDS] * n_k + extra_bounds),
-            self.n_restarts,
-            check_random_state(self.random_state),
-            restart_box(X, target_var, n_k - 1),
+def check_theta(theta, fitted):
+    """`theta` (default: `fitted`) as a finite vector of the fitted θ's length."""
+    fitted = np.asarray(fitted, dtype=float)
+    if theta is None:
+        return fitted
+    theta = check_array(theta, "theta", ndim=1, min_samples=0)
+    if theta.shape != fitted.shape:
+        raise ValueError(
+            f"theta must be a finite vector of length {fitted.size}; got shape "
+            f"{theta.shape}."
         )
-        return theta
-
-    def _store(self, X, target, kernel, value) -> None:
-        """The fitted state both estimators keep."""
-        self.X_train_, self.y_train_ = X, target
-        self.kernel_, self.log_marginal_likelihood_value_ = kernel, float(value)
-
-    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
-        """ln p(targets | X, θ) at `theta` (default: the fitted θ), and with `eval_gradient` its
-        gradient; without either argument, the value stored by ``fit``."""
-        check_is_fitted(self)
-        if theta is None and not eval_gradient:
-            return self.log_marginal_likelihood_value_
-        require_theta(self.kernel_)
-        fitted = np.asarray(self._fitted_theta(default=theta is None), dtype=float)
-        if theta is not None:
-            theta = check_array(theta, "theta", ndim=1, min_samples=0)
-        if theta is not None and theta.shape != fitted.shape:
-            raise ValueError(
-                f"theta must be a finite vector of length {fitted.size}; got shape "
-                f"{theta.shape}."
-            )
-        theta = fitted if theta is None else theta
-        value, grad = self._lml(
-            self.kernel_,
-            theta,
-            self.X_train_,
-            self.y_train_,
-            eval_gradient,
-            strict=False,
-        )
-        return (float(value), grad) if eval_gradient else float(value)
+    return theta

@@ -19,22 +19,25 @@ import warnings
 import numpy as np
 from scipy import linalg
 
-from ..base import ClassifierMixin
+from ..base import BaseEstimator, ClassifierMixin
 from ..laplace import probit_approximation
 from ..special import log_sigmoid, sigmoid
 from ..utils.validation import (
     check_array,
     check_binary_labels,
+    check_is_fitted,
     encode_labels,
     validate_data,
 )
-from ._base import _GaussianProcess, kernel_copy
+from ._base import CONSTRAINTS, check_theta, kernel_copy, learn_theta, require_theta
 
 __all__ = ["GaussianProcessClassifier", "laplace_mode"]
 
-# Newton's method stops when Ψ increases by less than NEWTON_TOL (absolute, in nats); Ψ is
-# concave, so this is reached in a handful of iterations. Step halving guards the rare overshoot.
-NEWTON_TOL, NEWTON_MAX_ITER = 1e-10, 100
+# Newton's method on Ψ stops when Ψ increases by less than PSI_GAIN_TOL = 1e-10 nats: GPML
+# Algorithm 3.1's criterion, on the objective rather than on the step, so it is not
+# utils.optimize.NEWTON_TOL (a bound on the relative step). Ψ is concave, so this is reached in a
+# handful of iterations; step halving guards the rare overshoot.
+PSI_GAIN_TOL, NEWTON_MAX_ITER = 1e-10, 100
 
 # laplace_mode (the public function) refuses K whose smallest eigenvalue is below
 # −PSD_RTOL · max|eigenvalue|. Rounding moves a PSD matrix's zero eigenvalues by about
@@ -122,7 +125,7 @@ def _laplace_mode(K, t):
                 break
             step /= 2.0
         a, f, gain, psi = a_try, f_try, psi_try - psi, psi_try
-        if gain < NEWTON_TOL:
+        if gain < PSI_GAIN_TOL:
             break
     else:
         warnings.warn(
@@ -141,7 +144,7 @@ def _laplace_mode(K, t):
     }  # psi = Ψ(f̂), from the loop
 
 
-class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
+class GaussianProcessClassifier(ClassifierMixin, BaseEstimator):
     """Binary GP classifier with the Laplace approximation (GPML Algorithms 3.1, 3.2, 5.1).
 
     Parameters
@@ -162,52 +165,34 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
     kernel_ : the (fitted) kernel
     latent_mode_ : ndarray (N,), f̂
     log_marginal_likelihood_value_ : float, ln q(t | X, θ) at ``kernel_``
+
+    See Also
+    --------
+    GaussianProcessRegressor : the same prior with Gaussian noise.
+    RVMClassifier : a sparse Bayesian classifier on kernel basis functions.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.gp import GaussianProcessClassifier
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-3, 3, (40, 1))
+    >>> y = (np.sin(X[:, 0]) + 0.3 * rng.standard_normal(40) > 0).astype(int)
+    >>> clf = GaussianProcessClassifier(random_state=0).fit(X, y)
+    >>> clf.predict([[-2.0], [2.0]]).tolist()
+    [0, 1]
+    >>> clf.predict_proba([[-2.0], [2.0]]).round(2).tolist()
+    [[0.91, 0.09], [0.06, 0.94]]
     """
 
     _n_classes = 2
+    _parameter_constraints = CONSTRAINTS
 
     def __init__(self, kernel=None, optimize=True, n_restarts=0, random_state=None):
         self.kernel = kernel
         self.optimize = optimize
         self.n_restarts = n_restarts
         self.random_state = random_state
-
-    @staticmethod
-    def _lml(kernel, theta, X, t, eval_gradient, strict=False):
-        """ln q(t | X, θ) and its gradient, GPML Algorithm 5.1 (explicit + implicit terms).
-
-        ``strict`` is accepted for the base class: no jitter is ever added here (B = I + D^½KD^½
-        has eigenvalues ≥ 1 for a PSD K), and a failed factorisation gives −inf either way.
-        """
-        kernel = kernel.with_theta(theta)
-        K, dK = kernel.gradient(X) if eval_gradient else (kernel(X, X), None)
-        try:
-            m = _laplace_mode(K, t)
-        except linalg.LinAlgError:
-            return -np.inf, np.zeros_like(theta)
-        if not eval_gradient:
-            return m["lml"], None
-        pi, W_sr, L = m["pi"], m["W_sr"], m["L"]
-        R = W_sr[:, None] * linalg.cho_solve(
-            (L, True), np.diag(W_sr), check_finite=False
-        )
-        C = linalg.solve_triangular(
-            L, W_sr[:, None] * K, lower=True, check_finite=False
-        )
-        # ∂ ln q/∂f̂ = −½ diag[(K⁻¹ + D)⁻¹] ∂D/∂f̂, with ∂D_nn/∂f_n = π(1 − π)(1 − 2π)
-        s2 = (
-            -0.5
-            * (np.diag(K) - np.einsum("ij,ij->j", C, C))
-            * pi
-            * (1 - pi)
-            * (1 - 2 * pi)
-        )
-        grad = np.empty(len(theta))
-        for j, dKj in enumerate(dK):
-            b = dKj @ m["a"]
-            s1 = 0.5 * m["a"] @ b - 0.5 * np.sum(R * dKj)  # explicit
-            grad[j] = s1 + s2 @ (b - K @ (R @ b))  # + implicit, via f̂
-        return m["lml"], grad
 
     def log_marginal_likelihood(self, theta=None, eval_gradient=False):
         """Laplace approximation ln q(t | X, θ) (GPML (3.32)) at the mode for θ.
@@ -227,17 +212,15 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         gradient : ndarray of shape (n_kernel_params,)
             Only with ``eval_gradient=True``.
         """
-        return super().log_marginal_likelihood(theta, eval_gradient)
-
-    def _fitted_theta(self, default):
-        return self.kernel_.theta
-
-    # --- what the base class's fit preamble and search need ----------------------------------
-
-    @staticmethod
-    def _extra_params(t):
-        """No log-parameters beyond the kernel's; restarts in the classifier's box."""
-        return [], [], None
+        check_is_fitted(self)
+        if theta is None and not eval_gradient:
+            return self.log_marginal_likelihood_value_
+        require_theta(self.kernel_)
+        theta = check_theta(theta, self.kernel_.theta)
+        value, grad = _log_marginal_likelihood(
+            self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient
+        )
+        return (float(value), grad) if eval_gradient else float(value)
 
     def fit(self, X, y):
         """Optionally learn θ by maximising ln q(t | X, θ), then find the Laplace mode f̂.
@@ -260,10 +243,20 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         classes, idx = encode_labels(y, n_classes=self._n_classes)
         t = idx.astype(float)  # 0/1: the second of classes_ is t = 1
         kernel = kernel_copy(self.kernel, X, self.optimize)
-        if self.optimize:
-            kernel = kernel.with_theta(self._learn_theta(kernel, X, t))
-        m = _laplace_mode(kernel(X, X), t)
-        self._store(X, t, kernel, m["lml"])
+        if self.optimize:  # θ maximising ln q(t | X, θ), GPML Algorithm 5.1
+            theta = learn_theta(
+                lambda th: _log_marginal_likelihood(kernel, th, X, t, True),
+                kernel.theta,
+                [],
+                X,
+                None,
+                self.n_restarts,
+                self.random_state,
+            )
+            kernel = kernel.with_theta(theta)
+        m = _laplace_mode(kernel(X, X), t)  # the mode f̂, GPML Algorithm 3.1
+        self.X_train_, self.y_train_ = X, t
+        self.kernel_, self.log_marginal_likelihood_value_ = kernel, float(m["lml"])
         self.classes_ = classes
         self.latent_mode_, self.pi_, self.W_sr_, self.L_ = (
             m["f"],
@@ -301,3 +294,32 @@ class GaussianProcessClassifier(ClassifierMixin, _GaussianProcess):
         mean, var = self.latent_mean_and_variance(X)
         p = probit_approximation(mean, var)
         return np.column_stack([1.0 - p, p])
+
+
+def _log_marginal_likelihood(kernel, theta, X, t, eval_gradient):
+    """ln q(t | X, θ) and its gradient, GPML Algorithm 5.1 (explicit + implicit terms).
+
+    No jitter is ever added here (B = I + D^½KD^½ has eigenvalues ≥ 1 for a PSD K); a failed
+    factorisation gives −inf.
+    """
+    kernel = kernel.with_theta(theta)
+    K, dK = kernel.gradient(X) if eval_gradient else (kernel(X, X), None)
+    try:
+        m = _laplace_mode(K, t)
+    except linalg.LinAlgError:
+        return -np.inf, np.zeros_like(theta)
+    if not eval_gradient:
+        return m["lml"], None
+    pi, W_sr, L = m["pi"], m["W_sr"], m["L"]
+    R = W_sr[:, None] * linalg.cho_solve((L, True), np.diag(W_sr), check_finite=False)
+    C = linalg.solve_triangular(L, W_sr[:, None] * K, lower=True, check_finite=False)
+    # ∂ ln q/∂f̂ = −½ diag[(K⁻¹ + D)⁻¹] ∂D/∂f̂, with ∂D_nn/∂f_n = π(1 − π)(1 − 2π)
+    s2 = (
+        -0.5 * (np.diag(K) - np.einsum("ij,ij->j", C, C)) * pi * (1 - pi) * (1 - 2 * pi)
+    )
+    grad = np.empty(len(theta))
+    for j, dKj in enumerate(dK):
+        b = dKj @ m["a"]
+        s1 = 0.5 * m["a"] @ b - 0.5 * np.sum(R * dKj)  # explicit
+        grad[j] = s1 + s2 @ (b - K @ (R @ b))  # + implicit, via f̂
+    return m["lml"], grad

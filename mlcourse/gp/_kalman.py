@@ -80,6 +80,20 @@ class KalmanGPRegressor(RegressorMixin, BaseEstimator):
     innovations_, innovation_variances_ : ndarray (N,), e_n and s_n of every update
     log_marginal_likelihood_value_ : float, Σ_n ln N(e_n | 0, s_n) = ln p(z_1, …, z_N)
         (the prediction-error decomposition of the marginal likelihood)
+
+    See Also
+    --------
+    GaussianProcessRegressor : the same prediction from the Gram matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.gp import KalmanGPRegressor
+    >>> X = np.linspace(0, 1, 20)[:, None]
+    >>> y = 2.0 * X[:, 0] - 1.0
+    >>> model = KalmanGPRegressor(noise_variance=1e-4).fit(X, y)  # the basis [1, x]
+    >>> model.predict([[0.25], [2.0]]).round(3).tolist()
+    [-0.5, 3.0]
     """
 
     _parameter_constraints = {

@@ -13,21 +13,24 @@ import numpy as np
 from scipy import linalg
 from scipy.linalg import blas as _blas
 
-from ..base import RegressorMixin
+from ..base import BaseEstimator, RegressorMixin
 from ..special import LOG_2PI
-from ..utils.validation import Interval, validate_data
+from ..utils.validation import Interval, check_is_fitted, validate_data
 from ._base import (
+    CONSTRAINTS,
     NOISE_BOUNDS,
-    _GaussianProcess,
+    check_theta,
     cholesky_jitter,
     kernel_copy,
+    learn_theta,
     learnable,
+    require_theta,
 )
 
 __all__ = ["GaussianProcessRegressor"]
 
 
-class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
+class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
     """Gaussian-process regression with a zero-mean prior, GPML Algorithm 2.1.
 
     z_n = f(x_n) + ε_n with f ~ GP(0, k) and ε_n ~ N(0, σ_n²). The posterior of the latent f at
@@ -73,10 +76,26 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
     jitter_ : float, diagonal jitter that was needed (0.0 normally)
     y_mean_, y_std_ : float, the standardisation (0.0 and 1.0 unless ``normalize_y``; a
         constant z has y_std_ = 1)
+
+    See Also
+    --------
+    GaussianProcessClassifier : the same prior for two classes, by the Laplace approximation.
+    KalmanGPRegressor : a finite-basis GP, updated one point at a time.
+    RVMRegressor : a sparse Bayesian model on kernel basis functions.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.gp import GaussianProcessRegressor
+    >>> X, y = sinc_data(30, 0.1, random_state=0)
+    >>> gp = GaussianProcessRegressor(random_state=0).fit(X, y)
+    >>> mean, std = gp.predict([[0.0], [20.0]], return_std=True)
+    >>> round(float(mean[0]), 2), std.round(2).tolist()  # at x = 20: the prior's std
+    (0.89, [0.04, 0.36])
     """
 
     _parameter_constraints = {
-        **_GaussianProcess._parameter_constraints,
+        **CONSTRAINTS,
         "noise_variance": [Interval(Real, 0, None, closed="left")],
         "normalize_y": ["boolean"],
     }
@@ -97,96 +116,6 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         self.random_state = random_state
         self.normalize_y = normalize_y
 
-    # --- the log marginal likelihood ---------------------------------------------------------
-
-    @staticmethod
-    def _factor(C, z, strict):
-        """Factorise C = K + σ_n² I once: (L, jitter, α = C⁻¹z, ln p(z | X, θ)).
-
-        GPML Alg. 2.1 lines 2–3 and 8. With ``strict`` (inside the optimiser) a failed Cholesky
-        raises LinAlgError instead of adding jitter.
-        """
-        if strict:
-            L, jitter = linalg.cholesky(C, lower=True, check_finite=False), 0.0
-        else:
-            L, jitter = cholesky_jitter(C, "K + noise_variance·I")
-        alpha = linalg.cho_solve((L, True), z, check_finite=False)
-        value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * LOG_2PI
-        return L, jitter, alpha, value
-
-    @classmethod
-    def _lml(cls, kernel, theta, X, z, eval_gradient, strict):
-        """ln p(z | X, θ) (GPML (5.8), Alg. 2.1 line 8) and ½ tr[(ααᵀ − C⁻¹) ∂C/∂θ_j] (5.9).
-
-        θ = [kernel.theta, ln σ_n²]. With ``strict`` (inside the optimiser) a failed Cholesky
-        gives −inf instead of jitter.
-        """
-        kernel = kernel.with_theta(theta[:-1])
-        noise = float(np.exp(theta[-1]))
-        if eval_gradient:
-            K, dK = kernel.gradient(X)
-        else:
-            K = kernel(X, X)
-        K[np.diag_indices_from(K)] += noise
-        try:
-            L, _, alpha, value = cls._factor(K, z, strict)
-        except linalg.LinAlgError:
-            return -np.inf, np.zeros_like(theta)
-        if not eval_gradient:
-            return value, None
-        W = np.outer(alpha, alpha) - linalg.cho_solve(
-            (L, True), np.eye(len(z)), check_finite=False
-        )
-        grad = 0.5 * np.r_[np.einsum("ij,pij->p", W, dK), noise * np.trace(W)]
-        return value, grad
-
-    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
-        """ln p(z | X, θ) = −½ zᵀC⁻¹z − ½ ln|C| − (N/2) ln 2π, with C = K_θ + σ_n² I.
-
-        Parameters
-        ----------
-        theta : array_like of shape (n_kernel_params + 1,), optional
-            Log-parameters [ln σ_f², ln ℓ_1, …, ln σ_n²] (scikit-learn's order for
-            ``ConstantKernel * RBF + WhiteKernel``). Default: the fitted hyperparameters.
-        eval_gradient : bool
-            Also return ∂/∂θ_j = ½ tr[(ααᵀ − C⁻¹) ∂C/∂θ_j], α = C⁻¹z (lecture 002, GPML (5.9)).
-
-        Returns
-        -------
-        value : float
-        gradient : ndarray of shape (n_params,), only with ``eval_gradient=True``
-        """
-        return super().log_marginal_likelihood(theta, eval_gradient)
-
-    def _fitted_theta(self, default):
-        if default and self.noise_variance_ == 0:
-            raise ValueError(
-                "the gradient with respect to ln noise_variance is undefined "
-                "at noise_variance = 0; pass theta explicitly."
-            )
-        return self.theta_
-
-    # --- what the search needs -------------------------------------------------------------------
-
-    def _check_noise_start(self):
-        """A search over ln σ_n² cannot start at or below its lower bound (see the class)."""
-        if self.optimize and self.noise_variance <= NOISE_BOUNDS[0]:
-            raise ValueError(
-                f"noise_variance = {self.noise_variance:g} cannot start the search "
-                f"over ln noise_variance: it is at or below the lower bound "
-                f"{NOISE_BOUNDS[0]:g}, where the gradient in ln σ_n² (∝ σ_n²) "
-                f"vanishes and the search stalls; start from a positive value such "
-                f"as the default 1e-2 (with n_restarts for more starts), or use "
-                f"optimize=False for noise-free interpolation."
-            )
-
-    def _extra_params(self, z):
-        """ln σ_n² after the kernel's θ: its start (> NOISE_BOUNDS[0], checked), its bounds, and
-        var(z) for the restart box."""
-        return [np.log(float(self.noise_variance))], [NOISE_BOUNDS], float(np.var(z))
-
-    # --- fit and predict ---------------------------------------------------------------------
-
     def fit(self, X, y):
         """Optionally learn θ (and σ_n²), then factorise C = K + σ_n² I once (GPML Alg. 2.1).
 
@@ -205,22 +134,41 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         """
         self._reset()  # first: a failed fit leaves the estimator unfitted
         X, z = validate_data(self, X, y, y_numeric=True)
-        self._check_noise_start()
+        noise = float(self.noise_variance)
+        if self.optimize and noise <= NOISE_BOUNDS[0]:
+            raise ValueError(
+                f"noise_variance = {noise:g} cannot start the search over ln "
+                f"noise_variance: it is at or below the lower bound {NOISE_BOUNDS[0]:g}, "
+                f"where the gradient in ln σ_n² (∝ σ_n²) vanishes and the search stalls; "
+                f"start from a positive value such as the default 1e-2 (with n_restarts "
+                f"for more starts), or use optimize=False for noise-free interpolation."
+            )
         kernel = kernel_copy(self.kernel, X, self.optimize)
         self.y_mean_, self.y_std_ = 0.0, 1.0
         if self.normalize_y:
             std = float(np.std(z))
             self.y_mean_, self.y_std_ = float(np.mean(z)), std if std > 0 else 1.0
             z = (z - self.y_mean_) / self.y_std_
-        noise = float(self.noise_variance)
-        if self.optimize:
-            theta = self._learn_theta(kernel, X, z)
+        if self.optimize:  # θ = [kernel.theta, ln σ_n²] maximising ln p(z | X, θ)
+            theta = learn_theta(
+                lambda th: _log_marginal_likelihood(
+                    kernel, th, X, z, True, strict=True
+                ),
+                np.r_[kernel.theta, np.log(noise)],
+                [NOISE_BOUNDS],
+                X,
+                float(np.var(z)),
+                self.n_restarts,
+                self.random_state,
+            )
             kernel, noise = kernel.with_theta(theta[:-1]), float(np.exp(theta[-1]))
         C = kernel(X, X)
         C[np.diag_indices_from(C)] += noise
-        self.L_, self.jitter_, self.alpha_, value = self._factor(C, z, strict=False)
-        self._store(X, z, kernel, value)
-        self.noise_variance_ = noise
+        # GPML Algorithm 2.1, lines 2, 3 and 7: L, α and ln p(z | X)
+        self.L_, self.jitter_, self.alpha_, value = _factor(C, z, strict=False)
+        self.X_train_, self.y_train_ = X, z
+        self.kernel_, self.noise_variance_ = kernel, noise
+        self.log_marginal_likelihood_value_ = float(value)
         if learnable(kernel):
             self.theta_ = np.r_[kernel.theta, np.log(noise) if noise > 0 else -np.inf]
         return self
@@ -232,6 +180,12 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
         the noise-free f; add ``noise_variance_`` (times ``y_std_``² with ``normalize_y``) for
         the predictive variance of a new target. With ``normalize_y`` the mean, std and cov are
         mapped back to the units of y.
+
+        Parameters
+        ----------
+        X : array_like of shape (m, d)
+        return_std : bool, default=False
+        return_cov : bool, default=False
 
         Returns
         -------
@@ -247,18 +201,91 @@ class GaussianProcessRegressor(RegressorMixin, _GaussianProcess):
             )
         X = validate_data(self, X, reset=False)
         Ks = self.kernel_(X, self.X_train_).T  # (N, m), Fortran order for LAPACK
-        # K*ᵀα through SciPy's BLAS, like the solves (see kernels.sq_dist on mixing the two BLAS)
+        # line 4: K*ᵀα, through SciPy's BLAS like the solves (kernels.sq_dist on mixing BLAS)
         mean = _blas.dgemv(1.0, Ks, self.alpha_, trans=1)
         # back to y's units (exact no-ops, × 1.0 + 0.0, without normalize_y)
         mean = mean * self.y_std_ + self.y_mean_
         if not (return_std or return_cov):
             return mean
+        # line 5: v = L \ K*
         v = linalg.solve_triangular(
             self.L_, Ks, lower=True, overwrite_b=True, check_finite=False
         )
-        if return_cov:
+        if return_cov:  # line 6: K** − vᵀv
             cov = self.kernel_(X, X) - v.T @ v
             return mean, cov * self.y_std_**2
         var = self.kernel_.diag(X) - np.einsum("ij,ij->j", v, v)
         std = np.sqrt(np.maximum(var, 0.0))
         return mean, std * self.y_std_
+
+    def log_marginal_likelihood(self, theta=None, eval_gradient=False):
+        """ln p(z | X, θ) = −½ zᵀC⁻¹z − ½ ln|C| − (N/2) ln 2π, with C = K_θ + σ_n² I.
+
+        Parameters
+        ----------
+        theta : array_like of shape (n_kernel_params + 1,), optional
+            Log-parameters [ln σ_f², ln ℓ_1, …, ln σ_n²] (scikit-learn's order for
+            ``ConstantKernel * RBF + WhiteKernel``). Default: the fitted hyperparameters.
+        eval_gradient : bool, default=False
+            Also return ∂/∂θ_j = ½ tr[(ααᵀ − C⁻¹) ∂C/∂θ_j], α = C⁻¹z (lecture 002, GPML (5.9)).
+
+        Returns
+        -------
+        value : float
+        gradient : ndarray of shape (n_params,), only with ``eval_gradient=True``
+        """
+        check_is_fitted(self)
+        if theta is None and not eval_gradient:
+            return self.log_marginal_likelihood_value_
+        require_theta(self.kernel_)
+        if theta is None and self.noise_variance_ == 0:
+            raise ValueError(
+                "the gradient with respect to ln noise_variance is undefined "
+                "at noise_variance = 0; pass theta explicitly."
+            )
+        theta = check_theta(theta, self.theta_)
+        value, grad = _log_marginal_likelihood(
+            self.kernel_, theta, self.X_train_, self.y_train_, eval_gradient, False
+        )
+        return (float(value), grad) if eval_gradient else float(value)
+
+
+def _factor(C, z, strict):
+    """Factorise C = K + σ_n² I once: (L, jitter, α = C⁻¹z, ln p(z | X, θ)).
+
+    GPML Algorithm 2.1, lines 2, 3 and 7. With ``strict`` (inside the optimiser) a failed Cholesky
+    raises LinAlgError instead of adding jitter.
+    """
+    if strict:
+        L, jitter = linalg.cholesky(C, lower=True, check_finite=False), 0.0
+    else:
+        L, jitter = cholesky_jitter(C, "K + noise_variance·I")
+    alpha = linalg.cho_solve((L, True), z, check_finite=False)
+    value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * LOG_2PI
+    return L, jitter, alpha, value
+
+
+def _log_marginal_likelihood(kernel, theta, X, z, eval_gradient, strict):
+    """ln p(z | X, θ) (GPML (5.8), Algorithm 2.1 line 7) and ½ tr[(ααᵀ − C⁻¹) ∂C/∂θ_j] (5.9).
+
+    θ = [kernel.theta, ln σ_n²]. With ``strict`` (inside the optimiser) a failed Cholesky
+    gives −inf instead of jitter.
+    """
+    kernel = kernel.with_theta(theta[:-1])
+    noise = float(np.exp(theta[-1]))
+    if eval_gradient:
+        K, dK = kernel.gradient(X)
+    else:
+        K = kernel(X, X)
+    K[np.diag_indices_from(K)] += noise
+    try:
+        L, _, alpha, value = _factor(K, z, strict)
+    except linalg.LinAlgError:
+        return -np.inf, np.zeros_like(theta)
+    if not eval_gradient:
+        return value, None
+    W = np.outer(alpha, alpha) - linalg.cho_solve(
+        (L, True), np.eye(len(z)), check_finite=False
+    )
+    grad = 0.5 * np.r_[np.einsum("ij,pij->p", W, dK), noise * np.trace(W)]
+    return value, grad

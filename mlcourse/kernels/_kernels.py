@@ -378,7 +378,7 @@ def get_kernel(kernel, **params):
 def design_matrix(
     X,
     basis=None,
-    centres=None,
+    centers=None,
     *,
     bias: bool = True,
     bias_last: bool = False,
@@ -397,10 +397,10 @@ def design_matrix(
         Finite inputs.
     basis : None, callable, str or Kernel
         ``None``: φ(x) = x, the inputs themselves (the linear model's features).
-        With `centres`: a kernel (resolved by :func:`get_kernel`), one basis function
+        With `centers`: a kernel (resolved by :func:`get_kernel`), one basis function
         φⱼ(x) = k(x, cⱼ) per centre (RVM: the training inputs; RBF networks: k-means centres).
-        Without `centres`: a feature map ``basis(X)`` → (n, M).
-    centres : array_like of shape (m, d), optional
+        Without `centers`: a feature map ``basis(X)`` → (n, M).
+    centers : array_like of shape (m, d), optional
         The kernel's second argument; may be empty (m = 0: no kernel columns).
     bias : bool
         Add the column of ones.
@@ -418,7 +418,7 @@ def design_matrix(
     Raises
     ------
     ValueError
-        Bad `X`; a `basis` that is not callable (or, with `centres`, not a kernel name); a basis
+        Bad `X`; a `basis` that is not callable (or, with `centers`, not a kernel name); a basis
         that returns anything but a finite array with one row per input (and one column per
         centre).
     """
@@ -426,12 +426,12 @@ def design_matrix(
     n = X.shape[0]
     if basis is None:
         F = X
-    elif centres is not None:
+    elif centers is not None:
         kernel = get_kernel(basis, **kernel_params)
         F = _columns(
-            kernel(X, centres) if len(centres) else np.zeros((n, 0)),
+            kernel(X, centers) if len(centers) else np.zeros((n, 0)),
             n,
-            len(centres),
+            len(centers),
             name,
         )
     else:

@@ -2,8 +2,9 @@
 
 * :func:`laplace_approximation` — the Gaussian N(z | z₀, A⁻¹) at a mode of any density, with the
   Laplace estimate of its normalising constant;
-* :func:`probit_approximation` — ∫σ(a)N(a | μ, σ²)da ≈ σ(κ(σ²)μ), shared with the
-  Gaussian-process and RVM classifiers;
+* :func:`probit_approximation` — ∫σ(a)N(a | μ, σ²)da ≈ σ(κ(σ²)μ), and
+  :func:`moderated_activation`, κ(σ²)μ: the moderated predictive, shared with the
+  Gaussian-process and RVM classifiers (``predict_proba(method="moderated")``);
 * :class:`BayesianLogisticRegression` — the Laplace posterior of logistic regression, its log
   evidence and its (moderated) predictive distribution.
 
@@ -13,10 +14,17 @@ Laplace approximation of such an objective at its mode) is public for the RVM cl
 """
 
 from ._approximation import LaplaceResult, fit_laplace, laplace_approximation
-from ._bayesian_logistic import BayesianLogisticRegression, probit_approximation
+from ._bayesian_logistic import (
+    PROBA_METHODS,
+    BayesianLogisticRegression,
+    moderated_activation,
+    probit_approximation,
+)
 
 __all__ = [
     "probit_approximation",
+    "moderated_activation",
+    "PROBA_METHODS",
     "laplace_approximation",
     "LaplaceResult",
     "fit_laplace",

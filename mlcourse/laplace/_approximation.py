@@ -19,7 +19,7 @@ from scipy import linalg
 from ..exceptions import ConvergenceWarning
 from ..special import LOG_2PI
 from ..utils.numdiff import numerical_gradient, numerical_hessian, numerical_jacobian
-from ..utils.optimize import newton_minimize
+from ..utils.optimize import NEWTON_TOL, newton_minimize
 from ..utils.validation import check_array
 
 __all__ = ["LaplaceResult", "fit_laplace", "laplace_approximation"]
@@ -81,7 +81,7 @@ def fit_laplace(
     x0,
     log_f_offset: float = 0.0,
     scalar: bool = False,
-    tol: float = 1e-8,
+    tol: float = NEWTON_TOL,
     max_iter: int = 200,
 ) -> LaplaceResult:
     """Laplace approximation from the objective ``fun(z) -> (E, ∇E, ∇∇E)``, E = −ln f + const.
@@ -156,6 +156,17 @@ def laplace_approximation(log_density, x0, grad=None, hess=None) -> LaplaceResul
         finite (given ones anywhere ln f is finite; finite-difference ones at `x0`, elsewhere
         such a point is treated as outside the support); A not positive definite at the point
         reached (no strict local maximum).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.laplace import laplace_approximation
+    >>> def log_density(z):  # a Gamma(3, 1) density, unnormalised: mode 2, A = 1/2
+    ...     return 2 * np.log(z[0]) - z[0]
+    ...
+    >>> q = laplace_approximation(log_density, [1.0])
+    >>> q.mode.round(6).tolist(), q.covariance.round(6).tolist()
+    ([2.0], [[2.0]])
     """
     for name, fn in (("log_density", log_density), ("grad", grad), ("hess", hess)):
         if fn is not None and not callable(fn):

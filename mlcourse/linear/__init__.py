@@ -1,5 +1,6 @@
 """Linear classifiers: generative (shared-covariance Gaussians) and discriminative (logistic,
-softmax and probit regression), lecture 003 §4-3 and lecture 004.
+softmax and probit regression), lecture 003 §4-3 and lecture 004; and Fisher's discriminant
+direction (Bishop §4.1.4), which the PCA chapter contrasts with PCA (lecture 002).
 
 Every model here has the prior convention of scikit-learn's ``LogisticRegression(C=1/alpha)``:
 ``alpha`` is the precision of a zero-mean Gaussian prior on the weights, *not* on the intercept,
@@ -23,6 +24,7 @@ from ..utils.objectives import (
 from ..utils.optimize import OptimizeResult, gradient_descent, newton_minimize, sgd
 from ._base import design_matrix
 from ._discriminative import LogisticRegression, ProbitRegression, SoftmaxRegression
+from ._fisher import fisher_criterion, fisher_direction
 from ._generative import COLLINEAR_TOL, GaussianGenerativeClassifier
 
 __all__ = [
@@ -30,6 +32,8 @@ __all__ = [
     "LogisticRegression",
     "SoftmaxRegression",
     "ProbitRegression",
+    "fisher_direction",
+    "fisher_criterion",
     "SeparationWarning",
     "ConvergenceWarning",
     "design_matrix",

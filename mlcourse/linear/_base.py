@@ -17,14 +17,14 @@ from .. import kernels
 from ..base import BaseEstimator, LinearClassifierMixin
 from ..exceptions import ConvergenceWarning, SeparationWarning
 from ..utils.objectives import make_objective
-from ..utils.optimize import newton_minimize
+from ..utils.optimize import NEWTON_TOL, newton_minimize
 from ..utils.validation import Interval, encode_labels, validate_data
 
 __all__ = ["design_matrix"]
 
 
 _DEFAULTS = {
-    "irls": (100, 1e-8),
+    "irls": (100, NEWTON_TOL),
     "gd": (10_000, 1e-6),
     "sgd": (200, 1e-3),
 }  # max_iter, tol

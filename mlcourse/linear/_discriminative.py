@@ -61,6 +61,24 @@ class LogisticRegression(_Regression):
     n_iter_ : int
     loss_curve_ : ndarray
         E(w) = NLL + ½·alpha·‖w‖² at the start and after each iteration (epoch for sgd).
+
+    See Also
+    --------
+    ProbitRegression : the probit link instead of the logistic sigmoid.
+    SoftmaxRegression : K classes.
+    BayesianLogisticRegression : the Laplace posterior of the same model.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.linear import LogisticRegression
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
+    >>> model = LogisticRegression(alpha=1.0).fit(X, y)
+    >>> model.coef_.round(2).tolist(), model.intercept_.round(2).tolist()
+    ([[1.91, -0.12]], [0.03])
+    >>> model.predict_proba([[1.0, 0.5]]).round(2).tolist()
+    [[0.13, 0.87]]
     """
 
     def __init__(
@@ -141,8 +159,33 @@ class LogisticRegression(_Regression):
 
 class ProbitRegression(_Regression):
     """Two-class probit regression, p(C₁ | x) = Φ(wᵀx + w₀), fitted by Newton's method
-    (lecture 003 §4-3-5 / Bishop §4.3.5). ``alpha``, ``fit_intercept``, ``max_iter``, ``tol``
-    and the attributes are as for :class:`LogisticRegression` with ``solver="irls"``."""
+    (lecture 003 §4-3-5 / Bishop §4.3.5). The attributes are as for
+    :class:`LogisticRegression` with ``solver="irls"``.
+
+    Parameters
+    ----------
+    alpha : float ≥ 0
+        Precision of the Gaussian prior on the weights (not the intercepts), as for
+        :class:`LogisticRegression`.
+    fit_intercept : bool
+    max_iter : int or None
+        Newton steps (default 100).
+    tol : float or None
+        The relative size of the Newton step at which to stop (default 1e-8, ``NEWTON_TOL``).
+
+    See Also
+    --------
+    LogisticRegression : the logistic sigmoid instead of the probit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.linear import ProbitRegression
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
+    >>> ProbitRegression(alpha=1.0).fit(X, y).coef_.round(2).tolist()
+    [[1.27, -0.1]]
+    """
 
     _link = staticmethod(probit)
 
@@ -163,13 +206,38 @@ class SoftmaxRegression(_Regression):
     The likelihood is unchanged by adding one vector to every w_k, so the K vectors are
     identifiable only through the prior: the penalised weights sum to zero over the classes at
     the optimum, and the unpenalised ones (intercepts; everything when alpha = 0) are centred to
-    sum to zero. Probabilities are unaffected. Parameters are as for :class:`ProbitRegression`.
+    sum to zero. Probabilities are unaffected.
+
+    Parameters
+    ----------
+    alpha : float ≥ 0
+        Precision of the Gaussian prior on the weights (not the intercepts), as for
+        :class:`LogisticRegression`.
+    fit_intercept : bool
+    max_iter : int or None
+        Newton steps (default 100).
+    tol : float or None
+        The relative size of the Newton step at which to stop (default 1e-8, ``NEWTON_TOL``).
 
     Attributes
     ----------
     classes_ : ndarray of shape (K,)
     coef_ : ndarray of shape (K, d)
     intercept_ : ndarray of shape (K,)
+
+    See Also
+    --------
+    LogisticRegression : two classes.
+    RVMClassifier : a sparse kernel softmax.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from mlcourse.linear import SoftmaxRegression
+    >>> X, y = load_iris(return_X_y=True)
+    >>> model = SoftmaxRegression(alpha=1.0).fit(X, y)
+    >>> model.coef_.shape, round(float(model.score(X, y)), 2)
+    ((3, 4), 0.97)
     """
 
     _n_classes = None

@@ -71,6 +71,20 @@ class GaussianGenerativeClassifier(LinearClassifierMixin, BaseEstimator):
         w_k and w_k0 for K > 2. For two classes, scikit-learn's convention: shape (1, d) and
         (1,), w = Σ⁻¹(μ₁ − μ₀) and w₀ = −½μ₁ᵀΣ⁻¹μ₁ + ½μ₀ᵀΣ⁻¹μ₀ + ln(p(C₁)/p(C₀)), the log-odds
         of ``classes_[1]`` (lecture 004's two-class w, ω₀ with C₁ = ``classes_[1]``).
+
+    See Also
+    --------
+    LogisticRegression : the discriminative model with the same linear activation.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.linear import GaussianGenerativeClassifier
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
+    >>> model = GaussianGenerativeClassifier().fit(X, y)
+    >>> model.coef_.round(2).tolist(), round(float(model.score(X, y)), 2)
+    ([[2.56, -0.07]], 0.88)
     """
 
     _parameter_constraints = {}  # no hyperparameters

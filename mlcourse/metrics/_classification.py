@@ -46,6 +46,12 @@ def confusion_matrix(y_true, y_pred) -> np.ndarray:
     -------
     ndarray of shape (2, 2), int
         Rows predicted (+, −), columns actual (+, −).
+
+    Examples
+    --------
+    >>> from mlcourse.metrics import confusion_matrix
+    >>> confusion_matrix([1, 1, 0, 0, 1], [1, 0, 0, 1, 1]).tolist()
+    [[2, 1], [1, 1]]
     """
     t, p = _labels(y_true, y_pred)
     tp = int(np.count_nonzero(t & p))

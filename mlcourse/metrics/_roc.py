@@ -241,6 +241,12 @@ def roc_auc(y_true, y_score) -> float:
         In [0, 1]: 1 for a perfect ranking, 0.5 for chance; equals
         ``sklearn.metrics.roc_auc_score`` and ``roc_table(y_true, y_score).auc()`` up to their
         trapezoid sums' rounding.
+
+    Examples
+    --------
+    >>> from mlcourse.metrics import roc_auc
+    >>> roc_auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])  # 3 of the 4 pairs ranked right
+    0.75
     """
     t, s = _scores(y_true, y_score)
     neg, pos = _sorted_classes(t, s)

@@ -47,6 +47,20 @@ class KernelRidge(RegressorMixin, _RBFEstimator):
     kernel_ : Kernel or callable
         The resolved kernel.
     n_features_in_ : int
+
+    See Also
+    --------
+    RBFNetwork : fewer basis functions than data points.
+    GaussianProcessRegressor : the same mean, with a variance.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.rbf import KernelRidge
+    >>> X, y = sinc_data(40, 0.1, random_state=0)
+    >>> model = KernelRidge(alpha=0.1, kernel='rbf', gamma=0.5).fit(X, y)
+    >>> model.predict([[0.0], [5.0]]).round(2).tolist()
+    [1.05, -0.22]
     """
 
     _parameter_constraints = {

@@ -61,6 +61,19 @@ class NadarayaWatson(RegressorMixin, _RBFEstimator):
     -----
     Far from all data the estimate is the nearest neighbour's target, never 0/0: see
     :func:`nadaraya_watson_weights`.
+
+    See Also
+    --------
+    KernelRidge : a kernel model fitted by least squares.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.rbf import NadarayaWatson
+    >>> X, y = sinc_data(60, 0.1, random_state=0)
+    >>> model = NadarayaWatson(bandwidth=0.5).fit(X, y)
+    >>> model.predict([[0.0], [5.0]]).round(2).tolist()
+    [0.92, -0.11]
     """
 
     _parameter_constraints = {

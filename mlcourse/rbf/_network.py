@@ -17,6 +17,7 @@ from scipy import linalg, optimize
 from scipy.linalg import blas as _blas
 from sklearn.base import RegressorMixin, TransformerMixin
 
+from ..cluster import cluster_widths, kmeans
 from ..exceptions import ConvergenceWarning
 from ..kernels import design_matrix, sq_dist
 from ..utils.validation import (
@@ -24,13 +25,13 @@ from ..utils.validation import (
     StrOptions,
     check_array,
     check_consistent_length,
+    check_distinct_rows,
     check_option,
     check_random_state,
     check_scalar,
     validate_data,
 )
-from ._base import _RBFEstimator, check_distinct
-from ._kmeans import cluster_widths, kmeans
+from ._base import _RBFEstimator
 
 __all__ = [
     "gaussian_units",
@@ -42,7 +43,7 @@ __all__ = [
     "INNER_STEPS",
 ]
 
-# The alternating scheme (train="alternating") stops when a round lowers J by less than
+# The alternating scheme (method="alternating") stops when a round lowers J by less than
 # ALTERNATING_RTOL·J (L-BFGS-B's own default stopping rule, factr = 1e7, is 1e7·ε ≈ 2.2e-9
 # relative; ours is coarser because each round is a full least-squares solve), or after max_iter
 # rounds. Each round takes INNER_STEPS L-BFGS-B iterations on the centres and widths.
@@ -193,15 +194,18 @@ def _unpack(theta, C, M, D):
     )
 
 
+_METHODS = ("kmeans", "gradient", "alternating")
+
+
 class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
     """An RBF network y(x) = W φ(x) with M Gaussian units and a bias unit (lecture 002).
 
-    ``train="kmeans"``: the centres μ_j are k-means centres (:func:`~mlcourse.rbf.kmeans`), the
+    ``method="kmeans"``: the centres μ_j are k-means centres (:func:`~mlcourse.rbf.kmeans`), the
     widths σ_j the spread of each cluster (:func:`~mlcourse.rbf.cluster_widths`) or the given
     `width`, and W the regularised least-squares weights (:func:`ridge_weights`, by the smaller of
-    the primal and dual systems). ``train="gradient"`` then minimises J over W, μ and σ jointly
+    the primal and dual systems). ``method="gradient"`` then minimises J over W, μ and σ jointly
     (L-BFGS-B with the analytic gradient of :func:`network_objective`; σ through ln σ so it stays
-    positive). ``train="alternating"`` is the lecture's coordinate descent: least squares for W,
+    positive). ``method="alternating"`` is the lecture's coordinate descent: least squares for W,
     then a few L-BFGS-B steps on μ and ln σ with W fixed, repeated; J never rises.
 
     Parameters
@@ -209,16 +213,19 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
     n_centers : int
         M, at most the number of distinct rows of X (else ``ValueError``).
     width : float > 0 or None
-        σ of every unit (the starting σ for the supervised modes); None: from each cluster's
+        σ of every unit (the starting σ for the supervised methods); None: from each cluster's
         spread.
     alpha : float ≥ 0
         λ, the weight of (λ/2) tr(WᵀW); the bias weights are penalised too, as in the lecture.
-    train : {"kmeans", "gradient", "alternating"}
+    method : {"kmeans", "gradient", "alternating"}
+        Which algorithm fits the network (above); they reach different J.
     max_iter : int
         At most this many Lloyd iterations of k-means, and L-BFGS-B iterations ("gradient") or
         rounds ("alternating").
     random_state : None, int or numpy.random.Generator
         Seeds k-means++.
+    train : None or {"kmeans", "gradient", "alternating"}
+        The old name of `method`, which it overrides when given; kept until the chapters move.
 
     Attributes
     ----------
@@ -236,15 +243,30 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
     loss_curve_ : ndarray
         J after each iteration ("gradient") or each half-step ("alternating"); [J] for "kmeans".
     n_features_in_ : int
+
+    See Also
+    --------
+    KernelRidge : one basis function per data point.
+    mlcourse.cluster.kmeans : where the centres come from.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.rbf import RBFNetwork
+    >>> X, y = sinc_data(100, 0.1, random_state=0)
+    >>> net = RBFNetwork(n_centers=8, random_state=0).fit(X, y)
+    >>> net.centers_.shape, round(float(net.score(X, y)), 2)
+    ((8, 1), 0.77)
     """
 
     _parameter_constraints = {
         "n_centers": [Interval(Integral, 1, None, closed="left")],
         "width": [None, Interval(Real, 0, None, closed="neither")],
         "alpha": [Interval(Real, 0, None, closed="left")],
-        "train": [StrOptions(("kmeans", "gradient", "alternating"))],
+        "method": [StrOptions(_METHODS)],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
+        "train": [None, StrOptions(_METHODS)],
     }
 
     def __init__(
@@ -252,19 +274,21 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         n_centers=10,
         width=None,
         alpha=1e-6,
-        train="kmeans",
+        method="kmeans",
         max_iter=200,
         random_state=None,
+        train=None,
     ):
         self.n_centers = n_centers
         self.width = width
         self.alpha = alpha
-        self.train = train
+        self.method = method
         self.max_iter = max_iter
         self.random_state = random_state
+        self.train = train
 
     def fit(self, X, y):
-        """Place the units, then train (see the class docstring).
+        """Place the units, then fit them by `method` (see the class docstring).
 
         Parameters
         ----------
@@ -276,10 +300,11 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         self : RBFNetwork
         """
         self._reset()
-        M, train, max_iter = self.n_centers, self.train, self.max_iter
+        M, max_iter = self.n_centers, self.max_iter
+        method = self.method if self.train is None else self.train  # the old name wins
         rng = check_random_state(self.random_state)
         X, y = validate_data(self, X, y, multi_output=True, y_numeric=True)
-        check_distinct(X, M, "n_centers")
+        check_distinct_rows(X, M, "n_centers")
         T = y[:, None] if y.ndim == 1 else y
         km = kmeans(X, M, random_state=rng, max_iter=max_iter)
         centers = km.centers
@@ -291,13 +316,13 @@ class RBFNetwork(RegressorMixin, TransformerMixin, _RBFEstimator):
         design = rbf_design(X, centers, widths)
         W = ridge_weights(design, T, self.alpha).T
         alpha = float(self.alpha)
-        if train == "kmeans":
+        if method == "kmeans":
             # J of network_objective, from the design matrix already built
             J = 0.5 * float(np.sum((T - design @ W.T) ** 2)) + 0.5 * alpha * float(
                 np.sum(W**2)
             )
             n_iter, curve = km.n_iter, [J]
-        elif train == "gradient":
+        elif method == "gradient":
             W, centers, widths, n_iter, curve = _fit_joint(
                 X, T, W, centers, widths, alpha, max_iter
             )

@@ -16,14 +16,15 @@ import numpy as np
 from scipy.special import logsumexp
 from sklearn.base import ClassifierMixin
 
+from ..cluster import component_log_density, gaussian_mixture
 from ..utils.validation import (
     Interval,
+    check_distinct_rows,
     check_random_state,
     encode_labels,
     validate_data,
 )
-from ._base import _RBFEstimator, check_distinct
-from ._mixture import _TINY, component_log_density, gaussian_mixture
+from ._base import _RBFEstimator
 
 __all__ = ["NormalizedRBFClassifier"]
 
@@ -61,6 +62,16 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
     log_likelihood_ : ndarray
         Mean ln p(x_n) after each EM iteration.
     n_features_in_ : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.rbf import NormalizedRBFClassifier
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
+    >>> clf = NormalizedRBFClassifier(n_components=4, random_state=0).fit(X, y)
+    >>> round(float(clf.score(X, y)), 2)
+    0.85
     """
 
     _multi_output_targets = False
@@ -96,16 +107,18 @@ class NormalizedRBFClassifier(ClassifierMixin, _RBFEstimator):
         rng = check_random_state(self.random_state)
         X, y = validate_data(self, X, y)
         classes, idx = encode_labels(y)
-        check_distinct(X, M, "n_components")
+        check_distinct_rows(X, M, "n_components")
         mix = gaussian_mixture(X, M, random_state=rng, max_iter=max_iter, tol=tol)
         R = mix.responsibilities
         counts = np.stack(
             [R[idx == k].sum(axis=0) for k in range(len(classes))], axis=1
         )
-        # The pseudo-count _TINY (10ε), spread over the classes by their frequencies, only
-        # matters for a component with no members: its row is then the class frequencies, not 0/0.
+        # A pseudo-count of 10ε (the mixture's own floor on Σ_n r_nj, scikit-learn's), spread over
+        # the classes by their frequencies, only matters for a component with no members: its
+        # row is then the class frequencies, not 0/0.
+        tiny = 10 * np.finfo(float).eps
         prior = np.bincount(idx, minlength=len(classes)) / len(idx)
-        w = (counts + _TINY * prior) / (counts.sum(axis=1, keepdims=True) + _TINY)
+        w = (counts + tiny * prior) / (counts.sum(axis=1, keepdims=True) + tiny)
         self.means_, self.covariances_, self.weights_ = (
             mix.means,
             mix.covariances,

@@ -10,7 +10,7 @@ import numpy as np
 from ..base import BaseEstimator, LinearClassifierMixin
 from ..exceptions import ConvergenceWarning
 from ..kernels import KERNELS, design_matrix, get_kernel
-from ..laplace import probit_approximation
+from ..laplace import PROBA_METHODS, moderated_activation
 from ..special import sigmoid, softmax
 from ..utils.validation import (
     Interval,
@@ -20,13 +20,12 @@ from ..utils.validation import (
     encode_labels,
     validate_data,
 )
-from ._classification_loops import fit_em_classifier, fit_sequential_classifier
+from ._loops import fit_em_classifier, fit_sequential_classifier
 
 __all__ = ["RVMClassifier"]
 
 _METHODS = ("fast", "em")
 _MULTICLASS = ("softmax", "ovr")
-_PROBA = ("plugin", "moderated")
 
 
 class RVMClassifier(LinearClassifierMixin, BaseEstimator):
@@ -84,6 +83,27 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
     converged_ : bool
     multiclass_ : {"binary", "softmax", "ovr"}
         The model fitted: two classes, or how K > 2 were handled.
+
+    See Also
+    --------
+    RVMRegressor : the same prior for regression.
+    BayesianLogisticRegression : the Laplace posterior of a linear model.
+    fit_sequential_classifier, fit_em_classifier : the two loops, on any design matrix.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from mlcourse.datasets import gaussian_classes
+    >>> from mlcourse.rvm import RVMClassifier
+    >>> X, y = gaussian_classes(30, [[-1, 0], [1, 0.5]], np.eye(2), random_state=0)
+    >>> clf = RVMClassifier(gamma=0.5).fit(X, y)
+    >>> len(clf.relevance_vectors_), round(float(clf.score(X, y)), 2)
+    (3, 0.88)
+    >>> far = [[4.0, 2.0]]  # far out: the moderated value is pulled towards 1/2
+    >>> moderated = clf.predict_proba(far)[0, 1]
+    >>> plugin = clf.predict_proba(far, method='plugin')[0, 1]
+    >>> round(float(moderated), 3), round(float(plugin), 3)
+    (0.79, 0.818)
     """
 
     _parameter_constraints = {
@@ -206,45 +226,59 @@ class RVMClassifier(LinearClassifierMixin, BaseEstimator):
             name="kernel",
         )
 
-    def _activations(self, X, Phi=None):
-        """a = ΦWᵀ + w₀ at the posterior mode, shape (n, K′): linear in the features Φ(X), not
-        in X, so :class:`LinearClassifierMixin`'s ``decision_function`` (the log-odds of
-        ``classes_[1]`` for two classes, else the K activations) and ``predict`` (the class of
-        largest plug-in probability) serve unchanged."""
-        Phi = self._features(X) if Phi is None else Phi
+    def _mode_activations(self, Phi):
+        """μ = ΦWᵀ + w₀ at the posterior mode, shape (n, K′), from Φ = [k(X, relevance
+        vectors), 1]."""
         return Phi[:, :-1] @ self.coef_.T + self.intercept_
 
-    def predict_proba(self, X, method="plugin"):
+    def _activations(self, X, Phi=None):
+        """The moderated activations κ(σ_k²)μ_k, shape (n, K′), σ_k² = φᵀΣ_kφ: the log-odds of
+        ``classes_[1]`` (two classes) or the arguments of the softmax of the default
+        :meth:`predict_proba`, so that :class:`LinearClassifierMixin`'s ``decision_function``
+        and ``predict`` agree with it. κ < 1 only shrinks μ towards 0: with two classes the
+        decision is the mode's."""
+        Phi = self._features(X) if Phi is None else Phi
+        var = np.maximum(
+            np.einsum("ni,kij,nj->nk", Phi, self.sigma_, Phi), 0.0
+        )  # φᵀΣφ ≥ 0 up to rounding
+        return moderated_activation(self._mode_activations(Phi), var)  # Bishop (4.154)
+
+    def decision_function(self, X):
+        """The moderated activations: shape (n,) for two classes, else (n, K).
+
+        For two classes κ(σ_a²)μ_a, the log-odds of ``classes_[1]`` under the default
+        (moderated) :meth:`predict_proba`, whose sign is the mode's decision; for K classes the
+        K activations κ(σ_k²)μ_k (the arguments of the softmax, or of the one-vs-rest
+        sigmoids), whose largest is :meth:`predict`'s class.
+        """
+        return super().decision_function(X)
+
+    def predict_proba(self, X, method="moderated"):
         """Class probabilities, shape (n, K), columns in ``classes_`` order.
 
         Parameters
         ----------
         X : array_like of shape (n, n_features)
-        method : {"plugin", "moderated"}
-            ``"plugin"`` (the default): the mode's probabilities, σ(w*ᵀφ) (softmax(W*φ)), as
-            Tipping (2001) uses them; they rank like :meth:`decision_function`.
+        method : {"moderated", "plugin"}, default="moderated"
             ``"moderated"``: the activation integrated over the Laplace posterior,
             ∫σ(a)N(a | μ_a, σ_a²)da ≈ σ(κ(σ_a²)μ_a), κ(σ²) = (1 + πσ²/8)^(−½)
-            (:func:`mlcourse.laplace.probit_approximation`, Bishop (4.155)), σ_a² = φᵀΣφ; for
+            (:func:`mlcourse.laplace.moderated_activation`, Bishop (4.155)), σ_a² = φᵀΣφ; for
             the softmax each activation is scaled by its own κ(σ_k²) before the softmax (the
             same approximation per class, ignoring the covariances between classes). For
             "ovr" the K moderated one-vs-rest probabilities are normalised to sum to 1.
+            ``"plugin"``: the mode's probabilities, σ(w*ᵀφ) (softmax(W*φ)), as Tipping (2001)
+            uses them.
         """
         check_is_fitted(self)  # NotFittedError before any attribute
-        method = check_option(method, "method", _PROBA)
-        if method == "plugin" and self.multiclass_ != "ovr":
-            return super().predict_proba(X)  # σ(a) or softmax(a) at the mode
+        method = check_option(method, "method", PROBA_METHODS)
         Phi = self._features(X)
-        a = self._activations(X, Phi)
-        if method == "moderated":
-            var = np.maximum(
-                np.einsum("ni,kij,nj->nk", Phi, self.sigma_, Phi), 0.0
-            )  # φᵀΣφ
-            if a.shape[1] == 1:
-                p = probit_approximation(a[:, 0], var[:, 0])
-                return np.column_stack([1.0 - p, p])
-            a = a / np.sqrt(1.0 + np.pi * var / 8.0)  # κ(σ_k²)μ_k, Bishop (4.154)
-            if self.multiclass_ == "softmax":
-                return softmax(a, axis=1)
+        if method == "plugin":
+            a = self._mode_activations(Phi)
+        else:
+            a = self._activations(X, Phi)
+        if a.shape[1] == 1:  # σ(−a) = 1 − σ(a): both columns without cancellation
+            return np.column_stack([sigmoid(-a[:, 0]), sigmoid(a[:, 0])])
+        if self.multiclass_ == "softmax":
+            return softmax(a, axis=1)
         p = sigmoid(a)  # "ovr": K one-vs-rest probabilities
         return p / p.sum(axis=1, keepdims=True)

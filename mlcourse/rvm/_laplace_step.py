@@ -29,24 +29,15 @@ import numpy as np
 
 from ..special import log_sigmoid, log_softmax
 from ..utils.objectives import make_objective
-from ..utils.optimize import newton_minimize, restrict
+from ..utils.optimize import NEWTON_TOL, newton_minimize, restrict
 from ..utils.validation import check_array, check_binary_labels, check_consistent_length
-from ._sparse_bayes import Posterior, _check_alpha, posterior
+from ._evidence import Posterior, _check_alpha, posterior
 
 __all__ = [
     "LaplacePosterior",
     "laplace_posterior",
     "working_problem",
-    "NEWTON_TOL",
-    "NEWTON_MAX_ITER",
 ]
-
-# The inner Newton loop stops when a step is below NEWTON_TOL relative to the weights
-# (newton_minimize's rule); convergence being quadratic, w* is then accurate to about
-# NEWTON_TOL², far below the 1e-3 on ln α of the outer loops. Warm-started from the previous
-# mode it takes two to four steps; NEWTON_MAX_ITER only bounds a pathological start.
-NEWTON_TOL = 1e-8
-NEWTON_MAX_ITER = 100
 
 
 @dataclass
@@ -71,7 +62,7 @@ class LaplacePosterior(Posterior):
     n_iter : int
         Newton steps taken to the mode.
     converged : bool
-        The Newton loop met ``NEWTON_TOL``.
+        The Newton loop met :data:`mlcourse.utils.optimize.NEWTON_TOL`.
     """
 
     log_evidence: float
@@ -155,22 +146,18 @@ def _mode(Phi, T, alpha, w0):
     W = np.zeros(alpha.shape)
     if not free.any():
         return W, None
-    if T.ndim == 1:
-        cols = free[0]
-        fun = make_objective(Phi[:, cols], T, alpha[0, cols])
-    else:
-        # only the basis functions some class uses: the block Hessian costs O(N K² C²)
-        cols = free.any(axis=0)
-        sub = free[:, cols]
-        prec = np.where(
-            sub, alpha[:, cols], 0.0
-        )  # the fixed weights' precision is unused
-        fun = restrict(
-            make_objective(Phi[:, cols], T, prec, link="softmax"),
-            sub.ravel(),
-            np.zeros(sub.size),
-        )
-    res = newton_minimize(fun, w0[free], tol=NEWTON_TOL, max_iter=NEWTON_MAX_ITER)
+    binary = T.ndim == 1
+    # the softmax: only the basis functions some class uses (the block Hessian costs
+    # O(N K² C²)), and the weights fixed at 0 restricted away (their precision is unused)
+    cols = free[0] if binary else free.any(axis=0)
+    sub = free[:, cols]
+    prec = alpha[0, cols] if binary else np.where(sub, alpha[:, cols], 0.0)
+    fun = make_objective(Phi[:, cols], T, prec, link="logit" if binary else "softmax")
+    if not binary:
+        fun = restrict(fun, sub.ravel(), np.zeros(sub.size))
+    # newton_minimize's stopping rule (NEWTON_TOL): warm-started from the previous mode it takes
+    # two to four steps; its max_iter = 100 only bounds a pathological start
+    res = newton_minimize(fun, w0[free], tol=NEWTON_TOL)
     W[free] = res.x
     return W, res
 

@@ -11,9 +11,8 @@ from ..base import BaseEstimator, RegressorMixin
 from ..exceptions import ConvergenceWarning
 from ..kernels import KERNELS, design_matrix, get_kernel
 from ..utils.validation import Interval, StrOptions, validate_data
-from ._em import fit_em
-from ._fast import ALIGNMENT_MAX, fit_sequential
-from ._reestimate import _spread
+from ._evidence import _spread
+from ._loops import _ALIGNMENT_MAX, fit_em, fit_sequential
 
 __all__ = ["RVMRegressor"]
 
@@ -52,13 +51,12 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         re-estimates an αᵢ by |Δ ln αᵢ| < `tol`. Both also need |Δ ln β| < `tol`.
     alignment_max : float ≥ 0
         ``"fast"`` only: a basis function whose correlation with one in the model exceeds this
-        (``ALIGNMENT_MAX`` = 1 − 1e-3 by default) is not added while the data cannot tell the two
-        apart: moving the model function's weight onto it would change the fit by less than
-        ``ALIGNMENT_Z`` = 3 noise standard deviations, and adding it would raise the evidence
-        by less than ``ALIGNMENT_GAIN`` = 1 nat (SparseBayes' alignment test, made relative to
-        the noise). 1 turns the test off. The test saves iterations on dense or duplicated
-        inputs, where re-estimating near-duplicate pairs would crawl along flat ridges of the
-        evidence.
+        is not added while the data cannot tell the two apart: moving the model function's
+        weight onto it would change the fit by less than 3 noise standard deviations, and
+        adding it would raise the evidence by less than 1 nat (SparseBayes' alignment test,
+        made relative to the noise). 1 turns the test off. The test saves iterations on dense
+        or duplicated inputs, where re-estimating near-duplicate pairs would crawl along flat
+        ridges of the evidence.
 
     Attributes
     ----------
@@ -80,6 +78,24 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         ln p(t | α, β) at the optimum.
     n_iter_ : int
     converged_ : bool
+
+    See Also
+    --------
+    RVMClassifier : the same prior for classification.
+    GaussianProcessRegressor : a non-sparse kernel model with a variance.
+    fit_sequential, fit_em : the two loops, on any design matrix.
+
+    Examples
+    --------
+    >>> from mlcourse.datasets import sinc_data
+    >>> from mlcourse.rvm import RVMRegressor
+    >>> X, y = sinc_data(100, 0.1, random_state=0)
+    >>> rvm = RVMRegressor(gamma=1 / 9).fit(X, y)
+    >>> len(rvm.relevance_vectors_), round(float(rvm.noise_variance_ ** 0.5), 2)
+    (6, 0.09)
+    >>> mean, std = rvm.predict([[0.0]], return_std=True)
+    >>> round(float(mean[0]), 2), round(float(std[0]), 2)
+    (1.05, 0.09)
     """
 
     _parameter_constraints = {
@@ -102,7 +118,7 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         noise_variance=None,
         max_iter=5000,
         tol=1e-3,
-        alignment_max=ALIGNMENT_MAX,
+        alignment_max=_ALIGNMENT_MAX,
     ):
         self.kernel = kernel
         self.gamma = gamma
@@ -114,10 +130,10 @@ class RVMRegressor(RegressorMixin, BaseEstimator):
         self.alignment_max = alignment_max
 
     @staticmethod
-    def _basis(kernel, X, centres, with_bias):
+    def _basis(kernel, X, centers, with_bias):
         """[k(X, centres), 1]: the design matrix Φ, shape (n, len(centres) + with_bias)."""
         return design_matrix(
-            X, kernel, centres, bias=with_bias, bias_last=True, name="kernel"
+            X, kernel, centers, bias=with_bias, bias_last=True, name="kernel"
         )
 
     def fit(self, X, y):

@@ -68,11 +68,13 @@ def numerical_jacobian(g, z) -> np.ndarray:
 
 
 def numerical_hessian(f, z) -> np.ndarray:
-    """∇∇f(z) by second central differences of f, shape (M, M), 2M² + 1 calls:
+    """∇∇f(z) by second central differences of f, shape (M, M), 2M² + 1 calls.
 
-    H_ii ≈ (f(z + h_i e_i) − 2f(z) + f(z − h_i e_i)) / h_i²,
-    H_ij ≈ [f(z + h_i e_i + h_j e_j) − f(z + h_i e_i − h_j e_j) − f(z − h_i e_i + h_j e_j)
-            + f(z − h_i e_i − h_j e_j)] / 4h_i h_j   (i ≠ j).
+    The differences::
+
+        H_ii ≈ (f(z + h_i e_i) − 2f(z) + f(z − h_i e_i)) / h_i²,
+        H_ij ≈ [f(z + h_i e_i + h_j e_j) − f(z + h_i e_i − h_j e_j)
+                − f(z − h_i e_i + h_j e_j) + f(z − h_i e_i − h_j e_j)] / 4h_i h_j   (i ≠ j).
     """
     z = np.asarray(z, dtype=float)
     M = len(z)

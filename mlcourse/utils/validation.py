@@ -66,6 +66,7 @@ __all__ = [
     "encode_labels",
     "check_scalar",
     "check_at_most",
+    "check_distinct_rows",
     "check_option",
     "check_random_state",
     "check_bool",
@@ -352,6 +353,19 @@ def check_at_most(value, name: str, limit: int, why: str):
             f"{name}={value} is larger than the data allow: at most {limit} ({why})."
         )
     return value
+
+
+def check_distinct_rows(X, n: int, name: str) -> None:
+    """Refuse more centres or components (`n`, the hyperparameter `name`) than `X` has distinct
+    rows: k-means cannot place more distinct centres than there are distinct points (k-means++
+    would have to pick a point twice), and a mixture component without a point of its own
+    collapses onto the covariance floor. A ValueError rather than fewer units, silently."""
+    n_distinct = len(np.unique(X, axis=0))
+    if n > n_distinct:
+        raise ValueError(
+            f"{name}={n} is more than the number of distinct rows of X "
+            f"({n_distinct}; n_samples = {len(X)}); use at most {n_distinct}."
+        )
 
 
 def check_option(value, name: str, options):

@@ -15,7 +15,8 @@ from sklearn.decomposition import PCA as SkPCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
 from mlcourse.checks import EPS, relative_rounding
-from mlcourse.pca import PCA, fisher_criterion, fisher_direction, profile_likelihood
+from mlcourse.linear import fisher_criterion, fisher_direction
+from mlcourse.pca import PCA, profile_likelihood
 
 METHODS = ["eig", "svd", "dual"]
 

@@ -312,7 +312,7 @@ def test_design_matrix_of_the_inputs_themselves(rng):
     )
 
 
-def test_design_matrix_of_kernel_columns_on_centres(rng):
+def test_design_matrix_of_kernel_columns_on_centers(rng):
     X, C = rng.normal(size=(6, 2)), rng.normal(size=(3, 2))
     expected = np.c_[kernels.rbf(X, C, gamma=0.4), np.ones(6)]
     for basis in (
@@ -337,7 +337,7 @@ def test_design_matrix_of_a_feature_map(rng):
 
 
 @pytest.mark.parametrize(
-    "basis, centres, match",
+    "basis, centers, match",
     [
         ("nope", None, "basis must be callable, mapping X to a design matrix"),
         (
@@ -360,10 +360,10 @@ def test_design_matrix_of_a_feature_map(rng):
         ("poly", np.zeros((3, 1)), "kernel must be one of .*; got 'poly'"),
     ],
 )
-def test_design_matrix_rejects_bad_bases(basis, centres, match):
+def test_design_matrix_rejects_bad_bases(basis, centers, match):
     with np.errstate(divide="ignore", invalid="ignore"):
         with pytest.raises(ValueError, match=match):
-            kernels.design_matrix(np.ones((4, 1)), basis, centres)
+            kernels.design_matrix(np.ones((4, 1)), basis, centers)
 
 
 def test_design_matrix_rejects_bad_X():

@@ -296,7 +296,10 @@ def test_map_matches_sklearn(cancer, alpha):
     np.testing.assert_allclose(ours.coef_, sk.coef_, rtol=0, atol=tol_w)
     np.testing.assert_allclose(ours.intercept_, sk.intercept_, rtol=0, atol=tol_w)
     np.testing.assert_allclose(
-        ours.predict_proba(X, method="map"), sk.predict_proba(X), rtol=0, atol=tol_a / 4
+        ours.predict_proba(X, method="plugin"),
+        sk.predict_proba(X),
+        rtol=0,
+        atol=tol_a / 4,
     )
     np.testing.assert_allclose(
         ours.posterior_mean_, np.r_[sk.intercept_, sk.coef_[0]], rtol=0, atol=tol_w
@@ -506,7 +509,7 @@ def test_predictive_against_quadrature_and_monte_carlo():
     )
     np.testing.assert_array_equal(mc, again)
     np.testing.assert_allclose(
-        m.predict_proba(X_new, method="map")[:, 1], special.expit(mean), rtol=1e-14
+        m.predict_proba(X_new, method="plugin")[:, 1], special.expit(mean), rtol=1e-14
     )
 
 
@@ -537,7 +540,7 @@ def test_moderation_keeps_decisions_and_shrinks_confidence():
     X, y = gaussian_classes(20, [[-1, 0], [1, 0.5]], np.eye(2), random_state=7)
     m = BayesianLogisticRegression(prior_precision=0.1).fit(X, y)
     grid = np.random.default_rng(8).uniform(-10, 10, size=(500, 2))
-    p_map = m.predict_proba(grid, method="map")[:, 1]
+    p_map = m.predict_proba(grid, method="plugin")[:, 1]
     p = m.predict_proba(grid)[:, 1]
     np.testing.assert_array_equal(np.sign(p - 0.5), np.sign(p_map - 0.5))
     assert np.all(np.abs(p - 0.5) <= np.abs(p_map - 0.5) + 1e-15)

@@ -1,6 +1,7 @@
 """mlcourse.rbf: RBF networks, kernel ridge, Nadaraya–Watson and the normalised RBF classifier,
-against scikit-learn and SciPy, finite differences, quadrature and Bayes' rule; k-means and EM
-from scratch against scikit-learn from the same start; the bad inputs.
+against scikit-learn and SciPy, finite differences, quadrature and Bayes' rule; and the
+clustering they build on (mlcourse.cluster): k-means and EM from scratch against scikit-learn
+from the same start; the bad inputs.
 
 Tolerances come from the numerics, said where each is used: ε = 2.2e-16 times an operand size
 and a condition number for solves, quadrature error estimates, finite-difference error budgets.
@@ -17,22 +18,24 @@ from sklearn.kernel_ridge import KernelRidge as SkKernelRidge
 from sklearn.mixture import GaussianMixture
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
+from mlcourse.cluster import (
+    COVARIANCE_FLOOR,
+    cluster_widths,
+    gaussian_mixture,
+    kmeans,
+    kmeans_plusplus,
+)
 from mlcourse.exceptions import ConvergenceWarning
 from mlcourse.kernels import BasisKernel, LaplacianKernel, SilvermanKernel, rbf
 from mlcourse.rbf import (
-    COVARIANCE_FLOOR,
     KernelRidge,
     NadarayaWatson,
     NormalizedRBFClassifier,
     RBFNetwork,
-    cluster_widths,
-    gaussian_mixture,
     gaussian_series_coefficients,
     gaussian_units,
     green_function_fft,
     green_function_quad,
-    kmeans,
-    kmeans_plusplus,
     nadaraya_watson_weights,
     network_objective,
     operator_symbol,
@@ -45,8 +48,8 @@ EPS = np.finfo(float).eps
 
 def _blobs(rng, n=(60, 50, 40)):
     """Three 2-D Gaussian clusters, with labels 0, 1, 2."""
-    centres = np.array([[0.0, 0.0], [3.0, 1.0], [0.5, 3.5]])
-    X = np.vstack([rng.normal(size=(k, 2)) * 0.7 + c for k, c in zip(n, centres)])
+    centers = np.array([[0.0, 0.0], [3.0, 1.0], [0.5, 3.5]])
+    X = np.vstack([rng.normal(size=(k, 2)) * 0.7 + c for k, c in zip(n, centers)])
     return X, np.repeat(np.arange(3), n)
 
 
@@ -65,8 +68,8 @@ def _regression(rng, n=80):
         KernelRidge(kernel="laplacian"),
         NadarayaWatson(),
         RBFNetwork(),
-        RBFNetwork(train="gradient", max_iter=20),
-        RBFNetwork(train="alternating", max_iter=5),
+        RBFNetwork(method="gradient", max_iter=20),
+        RBFNetwork(method="alternating", max_iter=5),
         NormalizedRBFClassifier(),
     ]
 )
@@ -93,8 +96,8 @@ def test_primal_and_dual_routes_give_the_same_weights(rng, N, M):
     X = rng.normal(size=(N, 2))
     T = rng.normal(size=(N, 3))
     km = kmeans(X, min(M, N), random_state=0)
-    centres = np.vstack([km.centers, rng.normal(size=(M - len(km.centers), 2))])
-    Phi = rbf_design(X, centres, np.full(M, 1.0))
+    centers = np.vstack([km.centers, rng.normal(size=(M - len(km.centers), 2))])
+    Phi = rbf_design(X, centers, np.full(M, 1.0))
     lam = 1e-2
     primal = ridge_weights(Phi, T, lam, route="primal")
     dual = ridge_weights(Phi, T, lam, route="dual")
@@ -196,12 +199,12 @@ def test_network_gradients_match_finite_differences(rng):
     X, y = _regression(rng, 30)
     T = np.c_[y, y**2]
     M = 4
-    centres = X[:M] + 0.1
+    centers = X[:M] + 0.1
     widths = np.array([0.7, 1.0, 1.3, 0.9])
     W = rng.normal(size=(2, M + 1))
     alpha = 0.05
-    J, (dW, dc, ds) = network_objective(X, T, W, centres, widths, alpha)
-    theta = np.concatenate([W.ravel(), centres.ravel(), widths])
+    J, (dW, dc, ds) = network_objective(X, T, W, centers, widths, alpha)
+    theta = np.concatenate([W.ravel(), centers.ravel(), widths])
 
     def f(th):
         return network_objective(
@@ -223,12 +226,12 @@ def test_gradient_and_alternating_training_lower_J(rng):
     search accepts only decreases)."""
     X, y = _regression(rng)
     base = RBFNetwork(n_centers=6, random_state=0).fit(X, y)
-    joint = RBFNetwork(n_centers=6, train="gradient", max_iter=300, random_state=0).fit(
-        X, y
-    )
-    alt = RBFNetwork(n_centers=6, train="alternating", max_iter=50, random_state=0).fit(
-        X, y
-    )
+    joint = RBFNetwork(
+        n_centers=6, method="gradient", max_iter=300, random_state=0
+    ).fit(X, y)
+    alt = RBFNetwork(
+        n_centers=6, method="alternating", max_iter=50, random_state=0
+    ).fit(X, y)
     for net in (joint, alt):
         assert net.loss_curve_[0] == pytest.approx(base.loss_, rel=1e-12)
         assert net.loss_ < 0.5 * base.loss_
@@ -289,9 +292,9 @@ def test_empty_cluster_is_reseeded_deterministically():
 
 def test_cluster_widths_are_rms_distances_with_fallbacks():
     X = np.array([[0.0, 0.0], [2.0, 0.0], [5.0, 5.0], [5.0, 5.0], [9.0, 0.0]])
-    centres = np.array([[1.0, 0.0], [5.0, 5.0], [9.0, 0.0]])
+    centers = np.array([[1.0, 0.0], [5.0, 5.0], [9.0, 0.0]])
     labels = np.array([0, 0, 1, 1, 2])
-    np.testing.assert_allclose(cluster_widths(X, centres, labels), [1.0, 1.0, 1.0])
+    np.testing.assert_allclose(cluster_widths(X, centers, labels), [1.0, 1.0, 1.0])
     # no cluster has spread: the median distance to the nearest other centre
     pts = np.array([[0.0], [1.0], [3.0]])
     np.testing.assert_allclose(cluster_widths(pts, pts, np.arange(3)), [1.0, 1.0, 1.0])
@@ -600,7 +603,7 @@ def test_regularisation_helpers_reject_bad_input():
         (RBFNetwork(alpha=-1e-3), "alpha must be .*>= 0"),
         (RBFNetwork(n_centers=0), "n_centers must be .*>= 1"),
         (RBFNetwork(n_centers=2.5), "n_centers must be an integer"),
-        (RBFNetwork(train="newton"), "train must be one of .*; got 'newton'"),
+        (RBFNetwork(method="newton"), "method must be one of .*; got 'newton'"),
         (RBFNetwork(max_iter=0), "max_iter must be .*>= 1"),
         (KernelRidge(alpha=-1.0), "alpha must be .*>= 0"),
         (KernelRidge(gamma=0.0), "gamma must be .*> 0"),

@@ -15,8 +15,7 @@ from mlcourse.exceptions import (
     NotFittedError,
 )
 from mlcourse.kernels import linear_spline, rbf
-from mlcourse.rvm import _fast as _rvm_fast
-from mlcourse.rvm import _span
+from mlcourse.rvm import _evidence
 
 # Both loops climb the same evidence, EM from every basis function and fast from none, and stop at
 # local maxima. On the sinc problems below distinct maxima lie up to about 4 nats apart (the linear
@@ -554,7 +553,7 @@ def test_fast_at_a_fixed_beta_far_beyond_the_cap(beta):
     h = np.array(fit.history) + 50 * np.log(c2)  # ln p on unit-RMS targets (+ N ln c)
     assert fit.converged
     assert np.all(
-        np.diff(h) >= -_rvm_fast.MAX_DROP * (np.abs(h[:-1]) + beta * c2 * len(t))
+        np.diff(h) >= -_evidence._MAX_DROP * (np.abs(h[:-1]) + beta * c2 * len(t))
     )
     assert fit.actions.count("add") - fit.actions.count("delete") == len(fit.active)
     assert m.converged_ and m.log_evidence_ == pytest.approx(
@@ -569,20 +568,20 @@ def test_fast_undoes_changes_that_lower_the_evidence(monkeypatch):
     the undone changes are not recorded."""
     X, t = datasets.sinc_data(100, 0.1, random_state=0)
     Phi = np.c_[rbf(X, gamma=1 / 9), np.ones(100)]
-    inner, rng = _rvm_fast._factors, np.random.default_rng(0)
+    inner, rng = _evidence._factors, np.random.default_rng(0)
 
     def off(*args):
         s, q, S, Q = inner(*args)
         return s * rng.uniform(0.8, 1.25, len(s)), q, S, Q
 
-    monkeypatch.setattr(_rvm_fast, "_factors", off)
+    monkeypatch.setattr(_evidence, "_factors", off)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         fit = rvm.fit_sequential(Phi, t, 100 / np.var(t), max_iter=300)
     c2 = np.mean(t**2)
     h = np.array(fit.history) + 50 * np.log(c2)
     assert np.all(
-        np.diff(h) >= -_rvm_fast.MAX_DROP * (np.abs(h[:-1]) + fit.beta * c2 * len(t))
+        np.diff(h) >= -_evidence._MAX_DROP * (np.abs(h[:-1]) + fit.beta * c2 * len(t))
     )
     assert len(fit.actions) < fit.n_iter - 1  # some changes were undone
     assert fit.actions.count("add") - fit.actions.count("delete") == len(fit.active)
@@ -1090,7 +1089,7 @@ def test_span_downdated_norms_match_recomputed_ones(shift):
     X, t = datasets.sinc_data(60)
     B = linear_spline(X + shift)
     B, u = B / np.linalg.norm(B, axis=0), t / np.linalg.norm(t)
-    span = _span._Span(B, u)
+    span = _evidence._Span(B, u)
     moves = [("add", j) for j in (5, 30, 55, 17, 42)] + [
         ("delete", 30),
         ("add", 0),
@@ -1104,7 +1103,7 @@ def test_span_downdated_norms_match_recomputed_ones(shift):
             P.T @ span.P[:, -1],
             span.P[:, -1] @ span.P[:, -1],
         )
-        rel = 4 * n * np.finfo(float).eps / _span.NORM_RECOMPUTE
+        rel = 4 * n * np.finfo(float).eps / _evidence._NORM_RECOMPUTE
         out = np.setdiff1d(
             np.arange(B.shape[1]), span.order
         )  # the model's own pᵢ are ~0
@@ -1121,7 +1120,7 @@ def test_span_downdated_norms_match_recomputed_ones(shift):
 # every column nearly constant (linear spline on [80, 100]) the loop idled at one basis function
 # while β was held and the first β update read the signal as noise (σ = 0.35, 340 nats below;
 # EM does the same); on the wide kernel (γ = 1/100) it re-estimated a few basis functions into a
-# local maximum 400 nats below (see HOLD_STEP and the note on additions first in _fast).
+# local maximum 400 nats below (see fit_sequential's Notes: the held noise, additions first).
 ESTIMATED_NOISE = {
     "rbf r=3": ("rbf", 1 / 9, 100, 0.1, 0.0, False),
     "spline [0, 20]": ("linear_spline", 1.0, 100, SIGMA_SPLINE, 10.0, False),

@@ -266,7 +266,7 @@ def test_moderated_probabilities():
     clf = RVMClassifier(gamma=4.0).fit(X, t)
     x = Xte[:50]
     p_mod = clf.predict_proba(x, method="moderated")[:, 1]
-    p_plug = clf.predict_proba(x)[:, 1]
+    p_plug = clf.predict_proba(x, method="plugin")[:, 1]
     Phi = np.column_stack(
         [get_kernel("rbf", gamma=4.0)(x, clf.relevance_vectors_), np.ones(len(x))]
     )
@@ -366,3 +366,20 @@ def test_bad_data():
         clf.predict_proba(X, method="nope")
     with pytest.raises(ValueError, match="alpha"):
         laplace_posterior(np.ones((3, 2)), [0, 1, 0], [1.0, -1.0])
+
+
+def test_decision_function_and_predict_follow_the_moderated_default():
+    """The default predict_proba is the moderated one (as BayesianLogisticRegression's), and
+    decision_function its log-odds κ(σ_a²)μ_a, so the three agree; κ only shrinks μ_a towards 0,
+    so with two classes the predictions are the mode's (μ_a > 0)."""
+    X, t, Xte, _ = ripley()
+    clf = RVMClassifier(gamma=4.0).fit(X, t)
+    p = clf.predict_proba(Xte)
+    np.testing.assert_array_equal(p, clf.predict_proba(Xte, method="moderated"))
+    a = clf.decision_function(Xte)
+    np.testing.assert_allclose(special.expit(a), p[:, 1], rtol=0, atol=1e-15)
+    mode = special.logit(clf.predict_proba(Xte, method="plugin")[:, 1])
+    assert np.all(np.abs(a) <= np.abs(mode) * (1 + 1e-12) + 1e-12)
+    np.testing.assert_array_equal(
+        clf.predict(Xte), clf.classes_[(mode > 0).astype(int)]
+    )
