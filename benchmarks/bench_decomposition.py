@@ -1,7 +1,11 @@
 """The latent-variable models (issue 17): PPCA's EM against its closed form (5000 × 100, r = 10;
 shown, no goal), kernel PCA against scikit-learn's (N = 2000, 5 components; goal 0.8x), and PLS
 and CCA against scikit-learn's (N = 10⁴, p = 50, q = 5, 5 components; goal 0.5x: scikit-learn
-finds each component by power iterations, mlcourse by one SVD)."""
+finds each component by power iterations, mlcourse by one SVD).
+
+Each row against scikit-learn also runs on a second, differently shaped input (goal 1x: nowhere
+slower): kernel PCA of the digits (N = 800, 64 features) with 50 components, PLS on wide data
+(N = 200, p = 1000, q = 3) and CCA with two wide blocks (N = 1000, p = q = 40)."""
 
 import warnings
 
@@ -9,6 +13,7 @@ import numpy as np
 from harness import Case
 from sklearn import cross_decomposition as skcd
 from sklearn import decomposition as skd
+from sklearn.datasets import load_digits
 from sklearn.exceptions import ConvergenceWarning
 
 from mlcourse.decomposition import CCA, PPCA, KernelPCA, PLSRegression
@@ -46,6 +51,11 @@ def _circles(quick):
     }
 
 
+def _digits(quick):
+    X = load_digits().data[: 200 if quick else 800]
+    return {"X": (X - X.mean(0)) / np.maximum(X.std(0), 1.0), "k": 10 if quick else 50}
+
+
 def _kpca_same(a, b, d):
     """Eigenvalues within eps·N²·max k (‖K̃‖ ≤ N, rounding eps·N relative, ×10), projections
     up to sign within that over the smallest gap between kept eigenvalues."""
@@ -69,6 +79,26 @@ def _blocks(quick):
     return {"X": X, "Y": Y, "k": k}
 
 
+def _wide_blocks(quick):
+    """N = 200 samples of p = 1000 inputs and q = 3 targets sharing 5 latent directions."""
+    rng = np.random.default_rng(4)
+    n, p, q = (60, 200, 3) if quick else (200, 1000, 3)
+    Z = rng.standard_normal((n, 5)) * np.geomspace(3.0, 0.5, 5)
+    X = Z @ rng.standard_normal((5, p)) + rng.standard_normal((n, p))
+    Y = Z @ rng.standard_normal((5, q)) + rng.standard_normal((n, q))
+    return {"X": X, "Y": Y, "k": 3 if quick else 5}
+
+
+def _cca_blocks(quick):
+    """Two blocks of 40 columns (N = 1000) sharing 5 latent directions."""
+    rng = np.random.default_rng(5)
+    n, p = (300, 10) if quick else (1000, 40)
+    Z = rng.standard_normal((n, 5)) * np.geomspace(3.0, 0.5, 5)
+    X = Z @ rng.standard_normal((5, p)) + rng.standard_normal((n, p))
+    Y = Z @ rng.standard_normal((5, p)) + rng.standard_normal((n, p))
+    return {"X": X, "Y": Y, "k": 3}
+
+
 def _sk_cca(d):
     with warnings.catch_warnings():  # its power iterations may stop at max_iter
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -81,6 +111,23 @@ def _pls_same(a, b, d):
     ρ/(1 − ρ) ≲ 1e-2 on these well-separated directions)."""
     pa, pb = a.predict(d["X"]), b.predict(d["X"])
     return np.allclose(pa, pb, rtol=0, atol=1e-5 * np.abs(pb).max())
+
+
+def _pls_same_derived(a, b, d):
+    """As `_pls_same`, with the power method's error derived from the data: scikit-learn's
+    change per step, 1e-3, times ρ/(1 − ρ), ρ the squared ratio of the top two singular values
+    of the deflated X_kᵀY_k at each component (from our fit; the largest), times 10 for the
+    first-order estimate and the rounding. On wide blocks the later components' ρ are larger
+    than the first row's."""
+    X, Y = ((A - A.mean(0)) / A.std(0, ddof=1) for A in (d["X"], d["Y"]))
+    rho = 0.0
+    for k in range(d["k"]):
+        T, P, C = a.x_scores_[:, :k], a.x_loadings_[:, :k], a.y_loadings_[:, :k]
+        s = np.linalg.svd((X - T @ P.T).T @ (Y - T @ C.T), compute_uv=False)
+        rho = max(rho, (s[1] / s[0]) ** 2)
+    pa, pb = a.predict(d["X"]), b.predict(d["X"])
+    tol = 10 * 1e-3 * rho / (1 - rho) * np.abs(pb).max()
+    return np.allclose(pa, pb, rtol=0, atol=tol)
 
 
 def _cca_same(a, b, d):
@@ -115,6 +162,14 @@ CASES = [
         goal=0.8,
     ),
     Case(
+        name="KernelPCA rbf, digits N=800 (64 features), 50 comp.",
+        setup=_digits,
+        ours=lambda d: KernelPCA(d["k"], gamma=1 / 64).fit(d["X"]),
+        theirs=lambda d: skd.KernelPCA(d["k"], kernel="rbf", gamma=1 / 64).fit(d["X"]),
+        same=_kpca_same,
+        goal=1.0,
+    ),
+    Case(
         name="PLSRegression, N=10^4, p=50, q=5, 5 components",
         setup=_blocks,
         ours=lambda d: PLSRegression(d["k"]).fit(d["X"], d["Y"]),
@@ -123,11 +178,27 @@ CASES = [
         goal=0.5,
     ),
     Case(
+        name="PLSRegression, wide N=200, p=1000, q=3, 5 comp.",
+        setup=_wide_blocks,
+        ours=lambda d: PLSRegression(d["k"]).fit(d["X"], d["Y"]),
+        theirs=lambda d: skcd.PLSRegression(d["k"]).fit(d["X"], d["Y"]),
+        same=_pls_same_derived,
+        goal=1.0,
+    ),
+    Case(
         name="CCA, N=10^4, p=50, q=5, 5 components",
         setup=_blocks,
         ours=lambda d: CCA(d["k"]).fit(d["X"], d["Y"]),
         theirs=_sk_cca,
         same=_cca_same,
         goal=0.5,
+    ),
+    Case(
+        name="CCA, N=1000, p=q=40, 3 components",
+        setup=_cca_blocks,
+        ours=lambda d: CCA(d["k"]).fit(d["X"], d["Y"]),
+        theirs=_sk_cca,
+        same=_cca_same,
+        goal=1.0,
     ),
 ]

@@ -1,7 +1,8 @@
 """Feature selection: JMI with cached pairwise terms against a naive recomputation of every
 term at every step (10⁴ × 200 discretised features, 20 picks; goal ≥ 10× faster, ratio ≤ 0.1),
 and orthogonal matching pursuit against scikit-learn's ``OrthogonalMatchingPursuit``
-(2000 × 500, 50 non-zeros; goal ≤ 1.0×).
+(2000 × 500, 50 non-zeros; goal ≤ 1.0×), and on a second, differently shaped input: the
+compressed-sensing shape, 500 × 2000 (more columns than rows), 50 non-zeros (goal ≤ 1.0×).
 
 The naive JMI is the textbook loop: at step m, for every candidate j, it sums the m terms
 Î({x_i, x_j}; t) over the selected i, each counted from scratch (``bincount`` on the integer
@@ -61,9 +62,11 @@ def _naive_jmi(d):
     return np.array(order)
 
 
-def _omp_setup(quick):
-    rng = np.random.default_rng(1)
+def _omp_setup(quick, wide=False):
+    rng = np.random.default_rng(2 if wide else 1)
     n, p, k = (200, 50, 5) if quick else (2000, 500, 50)
+    if wide:
+        n, p = p, n
     X = rng.standard_normal((n, p))
     X /= np.linalg.norm(
         X, axis=0
@@ -83,6 +86,19 @@ def _omp_same(ours, theirs, d):
     )
 
 
+def _omp_case(name, wide):
+    return Case(
+        name=name,
+        setup=lambda quick: _omp_setup(quick, wide),
+        ours=lambda d: orthogonal_matching_pursuit(d["X"], d["y"], d["k"]),
+        theirs=lambda d: OrthogonalMatchingPursuit(
+            n_nonzero_coefs=d["k"], fit_intercept=False
+        ).fit(d["X"], d["y"]),
+        same=_omp_same,
+        goal=1.0,
+    )
+
+
 CASES = [
     Case(
         name="select_features jmi, 1e4x200, 20 picks",
@@ -93,14 +109,6 @@ CASES = [
         goal=0.1,
         baseline="naive JMI, every term every step",
     ),
-    Case(
-        name="orthogonal_matching_pursuit, 2000x500, 50 nonzeros",
-        setup=_omp_setup,
-        ours=lambda d: orthogonal_matching_pursuit(d["X"], d["y"], d["k"]),
-        theirs=lambda d: OrthogonalMatchingPursuit(
-            n_nonzero_coefs=d["k"], fit_intercept=False
-        ).fit(d["X"], d["y"]),
-        same=_omp_same,
-        goal=1.0,
-    ),
+    _omp_case("orthogonal_matching_pursuit, 2000x500, 50 nonzeros", wide=False),
+    _omp_case("orthogonal_matching_pursuit, 500x2000, 50 nonzeros", wide=True),
 ]

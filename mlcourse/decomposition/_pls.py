@@ -13,6 +13,16 @@ Then both blocks are deflated by regression on t_k (``deflation_mode="regression
 
 and x = Σ_k t_k p_k + residual gives the scores of new inputs as X R with
 R = W(PᵀW)⁻¹ (``x_rotations_``) and the regression coefficients B = R Cᵀ.
+
+The N × p block X_k is never formed: each deflation would rewrite all of it, r times over.
+Regression deflation keeps the scores orthogonal (X_{k+1}ᵀt_j = 0 for j ≤ k), which gives
+(Dayal & MacGregor 1997, "improved kernel PLS")
+
+    t_k = X_k u_k = X r_k,      r_k = u_k − Σ_{j<k} (p_jᵀu_k) r_j,
+    X_{k+1}ᵀY_{k+1} = X_kᵀY_k − (t_kᵀt_k) p_k c_kᵀ,   ‖X_{k+1}‖²_F = ‖X_k‖²_F − (t_kᵀt_k)‖p_k‖²,
+
+so a component costs two products with X (t_k = X r_k and X_kᵀt_k = Xᵀt_k) instead of six
+passes over it. The q-column block Y_k is deflated as written.
 """
 
 from __future__ import annotations
@@ -55,9 +65,13 @@ def centre_scale(A, scale: bool):
     `scale`: scikit-learn's ``_center_scale_xy``. Returns the new array, mean and scale."""
     mean = A.mean(axis=0)
     A = A - mean
-    std = A.std(axis=0, ddof=1) if scale else np.ones(A.shape[1])
+    if not scale:
+        return A, mean, np.ones(A.shape[1])
+    # in place, with no N × p temporaries (A.std and A / std would allocate two more)
+    std = np.sqrt(np.einsum("ij,ij->j", A, A) / (len(A) - 1))
     std[std == 0.0] = 1.0
-    return A / std, mean, std
+    A /= std
+    return A, mean, std
 
 
 class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
@@ -146,23 +160,22 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
         check_not_constant(
             Y, "y", "PLS finds the directions of X that covary with y, and none do"
         )
-        Xk, x_mean, x_std = centre_scale(X, scale)
+        Xs, x_mean, x_std = centre_scale(X, scale)
         Yk, y_mean, y_std = centre_scale(Y, scale)
-        level = (
-            RANK_RTOL * max(n, p) * np.einsum("ij,ij->", Xk, Xk)
-        )  # rounding of t_kᵀt_k
+        x_norm2 = np.einsum("ij,ij->", Xs, Xs)  # ‖X_k‖²_F, deflated below
+        level = RANK_RTOL * max(n, p) * x_norm2  # rounding of t_kᵀt_k
         # the rounding of X_kᵀY_k, products of columns of norms at most ‖X‖_F and ‖Y‖_F
-        cross_level = RANK_RTOL * max(n, p) * np.linalg.norm(Xk) * np.linalg.norm(Yk)
-        W, P = np.empty((p, r)), np.empty((p, r))
+        cross_level = RANK_RTOL * max(n, p) * np.sqrt(x_norm2) * np.linalg.norm(Yk)
+        cross = Xs.T @ Yk  # X_kᵀY_k, deflated below (module docstring)
+        W, P, Rk = np.empty((p, r)), np.empty((p, r)), np.empty((p, r))
         C, T, U = np.empty((q, r)), np.empty((n, r)), np.empty((n, r))
         for k in range(r):
-            if not np.einsum("ij,ij->", Xk, Xk) > level:
+            if not x_norm2 > level:
                 raise ValueError(
                     f"n_components={r} is too many: after {k} component(s) the "
                     f"residual of X is numerically zero (X has rank {k}); use "
                     f"n_components <= {k}."
                 )
-            cross = Xk.T @ Yk
             if not np.linalg.norm(cross) > cross_level:
                 raise ValueError(
                     f"n_components={r} is too many: after {k} component(s) the "
@@ -175,7 +188,8 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
                 else cross[:, 0] / np.linalg.norm(cross)
             )
             w = flip_signs(w[None, :])[0]
-            t = Xk @ w
+            rk = w - Rk[:, :k] @ (P[:, :k].T @ w)  # t_k = X_k w = X r_k
+            t = Xs @ rk
             tt = t @ t
             if not tt > level:
                 raise ValueError(
@@ -183,12 +197,13 @@ class PLSRegression(TransformerMixin, RegressorMixin, _LatentBase):
                     f"residual of X is numerically zero (X has rank {k}); use "
                     f"n_components <= {k}."
                 )
-            P[:, k] = Xk.T @ t / tt
+            P[:, k] = Xs.T @ t / tt  # X_kᵀt = Xᵀt: t ⊥ the earlier scores
             C[:, k] = Yk.T @ t / tt
             U[:, k] = Yk @ C[:, k] / (C[:, k] @ C[:, k])
-            Xk -= np.outer(t, P[:, k])
             Yk -= np.outer(t, C[:, k])
-            W[:, k], T[:, k] = w, t
+            cross -= tt * np.outer(P[:, k], C[:, k])
+            x_norm2 -= tt * (P[:, k] @ P[:, k])
+            W[:, k], T[:, k], Rk[:, k] = w, t, rk
         # PᵀW is upper triangular with a unit diagonal (p_iᵀw_j = 0 for i > j): a solve is exact
         R = linalg.solve_triangular(P.T @ W, W.T, lower=False, trans="T").T
         self.x_weights_, self.y_weights_, self.x_loadings_, self.y_loadings_ = (

@@ -106,7 +106,9 @@ def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
 
     Sort instances by decreasing score (step 2), lower the threshold through the scores
     (step 3) and count (step 4). The sort is each class's scores sorted once and the two merged
-    in a linear pass, which also breaks ties by class without a second sort key.
+    in a linear pass, which also breaks ties by class without a second sort key. With few
+    distinct scores (at most N/8, e.g. rounded probabilities) and ``ties="group"``, each
+    class's count at each threshold is found by binary search in its sorted scores instead.
 
     Parameters
     ----------
@@ -127,6 +129,18 @@ def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
     check_option(ties, "ties", ("group", "optimistic", "pessimistic"))
     t, s = _scores(y_true, y_score)
     neg, pos = _sorted_classes(t, s)
+    if ties == "group":
+        thresholds = _distinct(np.concatenate((_distinct(neg), _distinct(pos))))
+        if thresholds.size * _FEW_DISTINCT <= s.size:
+            # few distinct scores (many ties): count each class at or above each threshold
+            # by binary search in its sorted scores, O(D log N), instead of merging all N
+            thresholds = np.sort(
+                thresholds, kind="stable"
+            )  # two sorted runs: one merge
+            thresholds = _distinct(thresholds)[::-1]
+            tp = pos.size - np.searchsorted(pos, thresholds, "left")
+            fp = neg.size - np.searchsorted(neg, thresholds, "left")
+            return _table(thresholds, tp, fp)
     # increasing scores; within ties the class merged first comes first, so after reversing
     # (decreasing scores) the other class leads: positives first is "optimistic"
     if ties == "pessimistic":
@@ -142,11 +156,30 @@ def roc_table(y_true, y_score, *, ties: str = "group") -> RocTable:
     else:
         last = np.arange(s_sorted.size)
     tp = np.cumsum(t_sorted, dtype=np.int64)[last]
-    fp = last + 1 - tp
+    return _table(s_sorted[last], tp, last + 1 - tp)
+
+
+# roc_table counts by binary search when the distinct scores number at most N/_FEW_DISTINCT;
+# measured at N = 10⁶ (two sorted halves given): 10 vs 16 ms with 7800 distinct scores, 15 vs
+# 18 ms with 62 000, 38 vs 31 ms with 400 000 (the merge wins there).
+_FEW_DISTINCT = 8
+
+
+def _distinct(a):
+    """The distinct values of the sorted array `a`, in order."""
+    keep = np.empty(a.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
+
+
+def _table(thresholds, tp, fp) -> RocTable:
+    """The RocTable for decreasing `thresholds` and the counts at them, with the (0, 0) row
+    at +inf first."""
     tp, fp = np.append(0, tp), np.append(0, fp)
     n_pos, n_neg = tp[-1], fp[-1]
     return RocTable(
-        thresholds=np.append(np.inf, s_sorted[last]),
+        thresholds=np.append(np.inf, thresholds),
         tp=tp,
         fp=fp,
         tn=n_neg - fp,

@@ -123,8 +123,9 @@ class KernelRidge(RegressorMixin, _RBFEstimator):
         X = validate_data(self, X, reset=False)
         K = design_matrix(X, self.kernel_, self.X_fit_, bias=False, name="kernel")
         if self.dual_coef_.ndim == 1:
-            # through SciPy's BLAS (see mlcourse.kernels.sq_dist on mixing the two BLAS)
-            return _blas.dgemv(1.0, K, self.dual_coef_)
+            # through SciPy's BLAS (see mlcourse.kernels.sq_dist on mixing the two BLAS), on
+            # Kᵀ, which is Fortran-ordered as BLAS reads it (K itself would be copied first)
+            return _blas.dgemv(1.0, K.T, self.dual_coef_, trans=1)
         return K @ self.dual_coef_
 
 

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.linalg import lapack
+from scipy.linalg import blas, lapack
 
 from .validation import check_random_state, check_scalar, check_vector
 
@@ -48,6 +48,8 @@ NEWTON_JITTER = 1e-10
 _posv = lapack.get_lapack_funcs(
     "posv", dtype=np.float64
 )  # solves SPD systems; info > 0 if not PD
+
+_EPS = float(np.finfo(float).eps)
 
 # Backtracking: the step length is halved at most this many times (2⁻⁴⁰ ≈ 1e-12).
 MAX_HALVINGS = 40
@@ -108,14 +110,14 @@ def newton_direction(H, g) -> np.ndarray:
 def _newton_direction(H, g) -> np.ndarray:
     """:func:`newton_direction` for H and g already known to be finite."""
     _, d, info = _posv(H, g)  # LAPACK Cholesky solve, one call
-    if info == 0 and np.all(np.isfinite(d)):
+    if info == 0 and _finite(d):
         return d
     scale = float(np.mean(np.diag(H))) if H.size else 1.0
     tau = NEWTON_JITTER * (scale if np.isfinite(scale) and scale > 0 else 1.0)
     tau_max = 100.0 * (float(np.max(np.sum(np.abs(H), axis=1), initial=0.0)) + tau)
     while tau <= tau_max:
         _, d, info = _posv(H + tau * np.eye(len(H)), g)
-        if info == 0 and np.all(np.isfinite(d)):
+        if info == 0 and np.isfinite(d).all():
             return d
         tau *= 100.0
     raise ValueError(
@@ -125,11 +127,21 @@ def _newton_direction(H, g) -> np.ndarray:
 
 
 def _all_finite(E, g, H=None) -> bool:
-    return (
-        math.isfinite(E)
-        and bool(np.isfinite(g).all())
-        and (H is None or bool(np.isfinite(H).all()))
-    )
+    return math.isfinite(E) and _finite(g) and (H is None or _finite(H))
+
+
+def _finite(v) -> bool:
+    """Every entry of the float array v is finite. One dot product vᵀv decides when it is
+    finite (an inf or NaN entry would make it inf or NaN); only when it is not (which a finite
+    v above 1e154 can also cause) are the entries looked at one by one. SciPy's BLAS ``ddot``
+    does not turn that overflow into NumPy's RuntimeWarning."""
+    flat = v.ravel(order="K")  # a view of a contiguous v, in either order
+    return math.isfinite(blas.ddot(flat, flat)) or bool(np.isfinite(v).all())
+
+
+def _max_abs(v) -> float:
+    """max_i |v_i| of a float vector (BLAS ``idamax``); 0 for an empty v."""
+    return abs(float(v[blas.idamax(v)])) if v.size else 0.0
 
 
 def newton_minimize(
@@ -179,15 +191,11 @@ def newton_minimize(
     history, converged, stopped, n_iter = [E], False, False, 0
     while n_iter < max_iter:
         d = _newton_direction(H, g)  # H, g finite: checked when accepted
-        small = np.max(np.abs(d), initial=0.0) <= tol * (
-            1.0 + np.max(np.abs(x), initial=0.0)
-        )
+        small = _max_abs(d) <= tol * (1.0 + _max_abs(x))
         slope, eta = float(g @ d), 1.0
-        rounding = (
-            8 * np.finfo(float).eps * abs(E)
-        )  # E can only be compared up to rounding
+        rounding = 8 * _EPS * abs(E)  # E can only be compared up to rounding
         for _ in range(MAX_HALVINGS):
-            x_new = x - eta * d
+            x_new = x - d if eta == 1.0 else x - eta * d
             E_new, g_new, H_new = fun(x_new)
             # a step to a non-finite value (e.g. outside a density's support) is too long
             if (

@@ -630,10 +630,16 @@ def check_not_constant(a, name: str, why: str) -> None:
     model cannot do with a constant `a`."""
     arr = np.asarray(a)
     cols = arr.reshape(len(arr), -1)
-    spread = np.ptp(cols, axis=0)
-    if np.all(spread <= 4 * np.finfo(float).eps * np.max(np.abs(cols), axis=0)):
-        first = cols[0, 0] if cols.shape[1] == 1 else cols[0].tolist()
-        raise ValueError(f"{name} is constant (every value {_short(first)}): {why}.")
+    for j in range(
+        cols.shape[1]
+    ):  # column by column: the first varying one ends the test
+        hi, lo = float(cols[:, j].max()), float(cols[:, j].min())
+        if hi - lo > 4 * np.finfo(float).eps * max(
+            hi, -lo
+        ):  # max - min > 4 ulps of max|.|
+            return
+    first = cols[0, 0] if cols.shape[1] == 1 else cols[0].tolist()
+    raise ValueError(f"{name} is constant (every value {_short(first)}): {why}.")
 
 
 # --- data: targets and labels -------------------------------------------------------------------
