@@ -332,4 +332,3 @@ def test_the_boundary_check_sees_a_leak():
         "mlcourse.linear._base._Regression",
         "mlcourse.utils.objectives._binary_objective",
     ]
-

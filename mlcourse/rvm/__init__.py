@@ -89,4 +89,3 @@ __all__ = [
     "NOISE_FLOOR",
     "ConvergenceWarning",
 ]
-
