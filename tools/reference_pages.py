@@ -122,9 +122,42 @@ FIRST_USED_IN = {
     "datasets": "linear_classifiers",
     "datasets.sinc": "rbf_networks",
     "datasets.sinc_data": "rbf_networks",
-    "plotting": "evaluation",
+    "plotting": "sklearn",
     "widgets": "evaluation",
     "exercises": "evaluation",
+    # the names of a core module that a later chapter than the module's first uses first
+    "checks.EPS": "evaluation",
+    **{
+        f"checks.{name}": "linear_classifiers"
+        for name in (
+            "fd_error",
+            "nll_rounding",
+            "gradient_rounding",
+            "newton_gradient",
+            "gradient_at_stop",
+            "optimum_gap",
+        )
+    },
+    "checks.format_bound": "laplace",
+    "checks.fd_truncation": "rbf_networks",
+    "checks.lbfgsb_gain": "gaussian_processes",
+    "checks.lbfgsb_tolerances": "gaussian_processes",
+    "kernels.linear": "linear_classifiers",
+    "special.log_sigmoid": "laplace",
+    "utils.numdiff.FD_STEP_FIRST": "rbf_networks",
+    "utils.numdiff.numerical_gradient": "rvm_classification",
+    "utils.numdiff.numerical_hessian": "rvm_classification",
+    "utils.optimize.NEWTON_TOL": "rvm_classification",
+    "base.BaseEstimator": "feature_selection",
+    "plotting.plot_roc": "evaluation",
+    "plotting.plot_operating_point": "evaluation",
+    "plotting.plot_probability_2d": "linear_classifiers",
+    "plotting.grid_2d": "gaussian_processes",
+    "plotting.plot_band": "gaussian_processes",
+    "plotting.image_mosaic": "pca",
+    "plotting.plot_image_grid": "pca",
+    "widgets.log_slider": "linear_classifiers",
+    "widgets.interact_figure": "linear_classifiers",
 }
 
 
