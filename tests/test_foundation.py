@@ -561,3 +561,12 @@ def test_subplots_refuses_more_panels_than_fit_in_a_row(ncols):
 def test_subplots_refuses_figsize():
     with pytest.raises(TypeError, match="give height="):
         plotting.subplots(1, 2, figsize=(9, 3))
+
+
+def test_finite_accepts_an_empty_vector():
+    """SciPy's ddot rejects an empty vector; a Newton step with no free weights has one."""
+    from mlcourse.utils.optimize import _finite
+
+    assert _finite(np.array([]))
+    assert _finite(np.array([1e200, -1e200]))  # vᵀv overflows; the entries are finite
+    assert not _finite(np.array([1.0, np.nan]))

@@ -134,9 +134,14 @@ def _finite(v) -> bool:
     """Every entry of the float array v is finite. One dot product vᵀv decides when it is
     finite (an inf or NaN entry would make it inf or NaN); only when it is not (which a finite
     v above 1e154 can also cause) are the entries looked at one by one. SciPy's BLAS ``ddot``
-    does not turn that overflow into NumPy's RuntimeWarning."""
+    does not turn that overflow into NumPy's RuntimeWarning (it rejects an empty v, which is
+    finite)."""
     flat = v.ravel(order="K")  # a view of a contiguous v, in either order
-    return math.isfinite(blas.ddot(flat, flat)) or bool(np.isfinite(v).all())
+    return (
+        not flat.size
+        or math.isfinite(blas.ddot(flat, flat))
+        or bool(np.isfinite(v).all())
+    )
 
 
 def _max_abs(v) -> float:
