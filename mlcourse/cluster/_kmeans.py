@@ -21,6 +21,8 @@ from ..utils.validation import (
     check_scalar,
 )
 
+_EPS = np.finfo(float).eps
+
 __all__ = ["KMeansResult", "kmeans", "kmeans_plusplus", "cluster_widths"]
 
 
@@ -66,11 +68,19 @@ def kmeans_plusplus(X, n_clusters: int, random_state=None) -> np.ndarray:
     N = len(X)
     idx = [int(rng.integers(N))]
     d2 = sq_dist(X, X[idx])[:, 0]
+    XT = np.ascontiguousarray(
+        X.T
+    )  # (D, N): the distance update runs along contiguous rows
     for _ in range(1, n_clusters):
-        nxt = int(rng.choice(N, p=d2 / d2.sum()))
+        # rng.choice(N, p=d2 / d2.sum()) without its checks of p, which cost more than the draw:
+        # the same cumulative sum and uniform, so the same point for the same seed.
+        cdf = np.cumsum(d2 / d2.sum())
+        cdf /= cdf[-1]
+        nxt = int(cdf.searchsorted(rng.random(), side="right"))
         idx.append(nxt)
-        diff = X - X[nxt]
-        np.minimum(d2, np.einsum("ij,ij->i", diff, diff), out=d2)
+        diff = XT - XT[:, nxt : nxt + 1]
+        diff *= diff
+        np.minimum(d2, diff.sum(axis=0), out=d2)
     return X[idx].copy()
 
 
@@ -91,11 +101,152 @@ def _means(X, labels, M):
 def _partial_sq_dist(X, centers):
     """‖μ_j‖² − 2 x_nᵀμ_j, shape (N, M): ‖x_n − μ_j‖² less the row constant ‖x_n‖², which does
     not change the nearest centre (one matrix product per Lloyd iteration)."""
+    return _augmented_sq_dist(_augment(X), centers)
+
+
+def _augment(X):
+    """[X, 1], shape (N, D + 1)."""
+    Xa = np.empty((len(X), X.shape[1] + 1))
+    Xa[:, :-1] = X
+    Xa[:, -1] = 1.0
+    return Xa
+
+
+def _augmented_sq_dist(Xa, centers):
+    """:func:`_partial_sq_dist` from ``Xa = [X, 1]``: [−2μ_j, ‖μ_j‖²]·[x_n, 1], one product."""
+    Ca = np.empty_like(centers, shape=(len(centers), centers.shape[1] + 1))
+    Ca[:, :-1] = centers
+    Ca[:, :-1] *= -2.0
+    Ca[:, -1] = np.einsum("ij,ij->i", centers, centers)
     # dgemm returns Fortran order: form the (M, N) product so that its transpose is C-ordered
     # and the row-wise argmin runs over contiguous memory.
-    P = _blas.dgemm(-2.0, centers, X, trans_b=True).T
-    P += np.einsum("ij,ij->i", centers, centers)
-    return P
+    return _blas.dgemm(1.0, Ca, Xa, trans_b=True).T
+
+
+class _Assignment:
+    """Lloyd's assignment step with Hamerly's bounds (Hamerly, 2010).
+
+    For each point it keeps an upper bound on the distance to its own centre and a lower bound
+    on the distance to every other centre. A point whose bounds are apart keeps its centre
+    without any distance being computed, so the late iterations, where few points lie near a
+    boundary, cost O(N) rather than O(NM).
+
+    The bounds are rigorous under rounding: a point is skipped only where the plain step's own
+    floating-point argmin (:func:`_partial_sq_dist`) is certain to agree, so the assignments, and
+    every centre, are those of the plain iteration.
+    """
+
+    def __init__(self, X):
+        self.X, self.Xa = X, _augment(X)
+        self.xx = np.einsum("ij,ij->i", X, X)
+        self.x_max = float(np.sqrt(self.xx.max()))
+        # Slack for the rounding of the drifts added to the bounds: each addition errs by ε times
+        # a distance below 2 max‖x‖ (centres are means of points): 1e-9 max‖x‖ covers 10⁵ steps.
+        self.slack = 1e-9 * self.x_max
+        self.upper = self.lower = None
+
+    def _rounding(self, centers):
+        """E, a bound on the rounding error of ``_partial_sq_dist(X, centers)`` + ‖x_n‖²: sums of
+        D + 2 terms, each at most (‖x‖ + ‖μ‖)² in size; doubled for safety."""
+        mu_max = float(np.sqrt(np.einsum("ij,ij->i", centers, centers).max()))
+        return 2 * (centers.shape[1] + 2) * _EPS * (self.x_max + mu_max) ** 2
+
+    def all(self, centers):
+        """Every point's nearest centre, computed, with fresh bounds."""
+        labels, self.upper, self.lower = self._nearest(self.Xa, self.xx, centers)
+        return labels
+
+    def _nearest(self, Xa, xx, centers):
+        """Nearest centres of the rows ``Xa = [X, 1]`` by the plain rule, and bounds on the
+        distance to the nearest and to the next nearest centre (the computed values ± E)."""
+        d2 = _augmented_sq_dist(Xa, centers)
+        n, M = d2.shape
+        labels = np.argmin(d2, axis=1)
+        flat = d2.ravel()
+        at = np.arange(0, n * M, M) + labels
+        own = flat[at]
+        flat[at] = np.inf
+        second = flat[np.arange(0, n * M, M) + np.argmin(d2, axis=1)]
+        E = self._rounding(centers)
+        upper = np.sqrt(own + xx + E)
+        lower = np.sqrt(np.maximum(second + xx - E, 0.0))
+        return labels, upper, lower
+
+    def _doubtful(self, centers, labels):
+        """Points that may be nearer another centre than their own, by the bounds; and the
+        bound `far` on their distance to every other centre, and the margin it must clear."""
+        E = self._rounding(centers)
+        c2 = _partial_sq_dist(centers, centers)
+        c2 += np.einsum("ij,ij->i", centers, centers)[:, None]  # ‖μ_j − μ_k‖², ± E
+        np.fill_diagonal(c2, np.inf)
+        # half the distance to the nearest other centre: a point nearer its centre than that
+        # is nearer it than any other (triangle inequality)
+        half = 0.5 * np.sqrt(np.maximum(c2.min(axis=1) - E, 0.0))
+        # a point is sure if far − upper > √(2E) (+ slack): then far² − upper² > 2E, more than
+        # the rounding of the two entries an argmin compares
+        margin = np.sqrt(2 * E) + 2 * self.slack
+        far = np.maximum(half[labels], self.lower)
+        return np.flatnonzero(far - self.upper <= margin), far, margin
+
+    def final(self, centers, labels):
+        """The labels at the final centres, as the plain loop's last line gives them (nearest by
+        :func:`~mlcourse.kernels.sq_dist`): recomputed only where the bounds leave a doubt."""
+        if self.upper is None:
+            return np.argmin(sq_dist(self.X, centers), axis=1)
+        idx = self._doubtful(centers, labels)[0]
+        if len(idx):
+            labels = labels.copy()
+            labels[idx] = np.argmin(sq_dist(self.X[idx], centers), axis=1)
+        return labels
+
+    def update(self, centers, labels):
+        """The step from the bounds: only points whose bounds overlap have distances computed.
+        Returns the new labels (`labels` itself if none changed) and whether any changed."""
+        idx, far, margin = self._doubtful(centers, labels)
+        if len(idx) == 0:
+            return labels, False
+        diff = (
+            self.X[idx] - centers[labels[idx]]
+        )  # tighten to the exact distance, test again
+        self.upper[idx] = np.sqrt(np.einsum("ij,ij->i", diff, diff))
+        idx = idx[far[idx] - self.upper[idx] <= margin]
+        if len(idx) == 0:
+            return labels, False
+        new, self.upper[idx], self.lower[idx] = self._nearest(
+            self.Xa[idx], self.xx[idx], centers
+        )
+        if np.array_equal(new, labels[idx]):
+            return labels, False
+        labels = labels.copy()
+        labels[idx] = new
+        return labels, True
+
+    def move(self, old, new, labels):
+        """Centres moved from `old` to `new`: a point's own distance grows by at most its centre's
+        drift, its distance to any other centre shrinks by at most the largest other drift."""
+        drift = np.sqrt(np.sum((new - old) ** 2, axis=1))
+        top = int(np.argmax(drift))
+        first = drift[top]
+        drift[top] = -np.inf
+        second = max(float(drift.max()), 0.0) if len(drift) > 1 else 0.0
+        drift[top] = first
+        self.upper += drift[labels]
+        self.lower -= first
+        if first > second:
+            self.lower[labels == top] += first - second
+
+
+def _reseed(X, labels, sums, counts, d2):
+    """Give each empty cluster the point farthest from its own centre (the lowest index among
+    ties), in place; d2 holds ‖x_n − μ_j‖², shape (N, M)."""
+    while (counts == 0).any():
+        j = int(np.flatnonzero(counts == 0)[0])
+        own = d2[np.arange(len(X)), labels]
+        far = int(np.argmax(own))  # own > 0 somewhere: ≥ M distinct points
+        counts[labels[far]] -= 1
+        sums[labels[far]] -= X[far]
+        labels[far], counts[j], sums[j] = j, 1, X[far]
+        d2[far, j] = 0.0  # it is now its own centre
 
 
 def kmeans(
@@ -133,6 +284,9 @@ def kmeans(
     An empty cluster is re-seeded deterministically at the point farthest from its own centre
     (the lowest index among ties), which then leaves its old cluster; this can only lower J.
 
+    The assignment step computes distances only for the points that may change centre, found by
+    Hamerly's (2010) bounds; the assignments are those of the plain step (see ``_Assignment``).
+
     Examples
     --------
     >>> import numpy as np
@@ -158,34 +312,33 @@ def kmeans(
     threshold = tol * float(np.mean(np.var(X, axis=0)))
     labels = np.full(len(X), -1)
     converged = False
-    xx = np.einsum("ij,ij->i", X, X)
+    step = _Assignment(X)
     for n_iter in range(1, max_iter + 1):
-        d2 = _partial_sq_dist(X, centers)  # + ‖x_n‖² = ‖x_n − μ_j‖², see below
-        new = np.argmin(d2, axis=1)
-        if np.array_equal(new, labels):
+        if step.upper is None:
+            new = step.all(centers)
+            changed = not np.array_equal(new, labels)
+        else:
+            new, changed = step.update(centers, labels)
+        if not changed:
             converged = True
             break
         labels = new
         sums, counts = _means(X, labels, M)
-        if (counts == 0).any():
-            d2 += xx[:, None]
-        while (counts == 0).any():  # empty cluster: re-seed (see Notes)
-            j = int(np.flatnonzero(counts == 0)[0])
-            own = d2[np.arange(len(X)), labels]
-            far = int(np.argmax(own))  # own > 0 somewhere: ≥ M distinct points
-            counts[labels[far]] -= 1
-            sums[labels[far]] -= X[far]
-            labels[far], counts[j], sums[j] = j, 1, X[far]
-            d2[far, j] = 0.0  # it is now its own centre
+        if (counts == 0).any():  # empty cluster: re-seed (see Notes)
+            d2 = _partial_sq_dist(X, centers) + step.xx[:, None]  # ‖x_n − μ_j‖²
+            _reseed(X, labels, sums, counts, d2)
+            step.upper = None  # the next assignment computes every distance
         new_centers = sums / counts[:, None]
         shift = float(np.sum((new_centers - centers) ** 2))
+        if step.upper is not None:
+            step.move(centers, new_centers, labels)
         centers = new_centers
         if shift <= threshold:
             converged = True
             break
-    d2 = sq_dist(X, centers)
-    labels = np.argmin(d2, axis=1)
-    inertia = float(d2[np.arange(len(X)), labels].sum())
+    labels = step.final(centers, labels)
+    diff = X - centers[labels]
+    inertia = float(np.einsum("ij,ij->", diff, diff))
     return KMeansResult(centers, labels, inertia, n_iter, converged)
 
 

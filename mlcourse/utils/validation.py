@@ -360,6 +360,15 @@ def check_distinct_rows(X, n: int, name: str) -> None:
     rows: k-means cannot place more distinct centres than there are distinct points (k-means++
     would have to pick a point twice), and a mixture component without a point of its own
     collapses onto the covariance floor. A ValueError rather than fewer units, silently."""
+    # Fast path: equal rows have equal hashes Σ_d x_d v_d (the same operations, element by
+    # element), so n distinct hashes prove n distinct rows; only otherwise sort whole rows.
+    X = np.asarray(X)
+    if X.ndim == 2 and len(X) >= n:
+        h = np.zeros(len(X))
+        for d in range(X.shape[1]):
+            h += X[:, d] * (1.0 + 0.6180339887498949 * d)
+        if len(np.unique(h)) >= n:
+            return
     n_distinct = len(np.unique(X, axis=0))
     if n > n_distinct:
         raise ValueError(

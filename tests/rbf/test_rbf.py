@@ -26,7 +26,7 @@ from mlcourse.cluster import (
     kmeans_plusplus,
 )
 from mlcourse.exceptions import ConvergenceWarning
-from mlcourse.kernels import BasisKernel, LaplacianKernel, SilvermanKernel, rbf
+from mlcourse.kernels import BasisKernel, LaplacianKernel, SilvermanKernel, rbf, sq_dist
 from mlcourse.rbf import (
     KernelRidge,
     NadarayaWatson,
@@ -278,6 +278,51 @@ def test_kmeans_is_seeded_and_never_raises_the_distortion(rng):
     init = kmeans_plusplus(X, 4, random_state=3)
     start = np.sum(np.min(((X[:, None] - init) ** 2).sum(-1), axis=1))
     assert a.inertia <= start
+
+
+def _plain_lloyd(X, centers, max_iter=300, tol=1e-4):
+    """Lloyd's iterations with every distance computed, then the labels at the final centres
+    by :func:`sq_dist` (the rule the bounds must reproduce)."""
+    from mlcourse.cluster._kmeans import _means, _partial_sq_dist
+
+    threshold = tol * np.mean(np.var(X, axis=0))
+    labels = np.full(len(X), -1)
+    for n_iter in range(1, max_iter + 1):
+        new = np.argmin(_partial_sq_dist(X, centers), axis=1)
+        if np.array_equal(new, labels):
+            break
+        labels = new
+        sums, counts = _means(X, labels, len(centers))
+        assert (counts > 0).all()  # the cases below never empty a cluster
+        new_centers = sums / counts[:, None]
+        shift = np.sum((new_centers - centers) ** 2)
+        centers = new_centers
+        if shift <= threshold:
+            break
+    return centers, np.argmin(sq_dist(X, centers), axis=1), n_iter
+
+
+@pytest.mark.parametrize("case", ["uniform", "blobs", "grid", "duplicates"])
+def test_kmeans_bounds_give_the_plain_iterations(case):
+    """The assignment step skips points by Hamerly's bounds; the labels, the iteration count and
+    the centres (the same sums of the same points) must be exactly those of the plain step, also
+    with exact ties (integer grid) and repeated points."""
+    rng = np.random.default_rng(7)
+    if case == "uniform":
+        X = rng.uniform(-2, 2, size=(3000, 5))
+    elif case == "blobs":
+        X = rng.normal(size=(2000, 3)) + 6 * rng.integers(0, 4, size=(2000, 1))
+    elif case == "grid":
+        X = rng.integers(0, 5, size=(1500, 2)).astype(float)
+    else:
+        X = np.repeat(rng.normal(size=(300, 4)), 5, axis=0)
+    M = 40 if case != "grid" else 12
+    init = kmeans_plusplus(X, M, random_state=1)
+    ours = kmeans(X, M, init=init)
+    centers, labels, n_iter = _plain_lloyd(X, init)
+    assert ours.n_iter == n_iter
+    np.testing.assert_array_equal(ours.labels, labels)
+    np.testing.assert_array_equal(ours.centers, centers)
 
 
 def test_empty_cluster_is_reseeded_deterministically():
