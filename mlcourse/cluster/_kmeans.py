@@ -84,13 +84,15 @@ def kmeans_plusplus(X, n_clusters: int, random_state=None) -> np.ndarray:
     return X[idx].copy()
 
 
-def _means(X, labels, M):
-    """Per-cluster sums and counts: one ``bincount`` per feature for few features, else one
-    sparse (M, N) indicator product."""
+def _means(X, labels, M, XT=None):
+    """Per-cluster sums and counts: one ``bincount`` per feature for few features (over the
+    rows of ``XT = X.T`` in C order, if given: contiguous weights), else one sparse (M, N)
+    indicator product."""
     N, D = X.shape
     if D <= 16:
+        cols = XT if XT is not None else X.T
         sums = np.stack(
-            [np.bincount(labels, weights=X[:, d], minlength=M) for d in range(D)],
+            [np.bincount(labels, weights=cols[d], minlength=M) for d in range(D)],
             axis=1,
         )
     else:
@@ -119,8 +121,9 @@ def _augmented_sq_dist(Xa, centers):
     Ca[:, :-1] *= -2.0
     Ca[:, -1] = np.einsum("ij,ij->i", centers, centers)
     # dgemm returns Fortran order: form the (M, N) product so that its transpose is C-ordered
-    # and the row-wise argmin runs over contiguous memory.
-    return _blas.dgemm(1.0, Ca, Xa, trans_b=True).T
+    # and the row-wise argmin runs over contiguous memory. Xa.T is already Fortran-ordered, so
+    # BLAS reads it in place (no copy of the data per call).
+    return _blas.dgemm(1.0, Ca, Xa.T).T
 
 
 class _Assignment:
@@ -313,6 +316,7 @@ def kmeans(
     labels = np.full(len(X), -1)
     converged = False
     step = _Assignment(X)
+    XT = np.ascontiguousarray(X.T) if X.shape[1] <= 16 else None
     for n_iter in range(1, max_iter + 1):
         if step.upper is None:
             new = step.all(centers)
@@ -323,7 +327,7 @@ def kmeans(
             converged = True
             break
         labels = new
-        sums, counts = _means(X, labels, M)
+        sums, counts = _means(X, labels, M, XT)
         if (counts == 0).any():  # empty cluster: re-seed (see Notes)
             d2 = _partial_sq_dist(X, centers) + step.xx[:, None]  # ‖x_n − μ_j‖²
             _reseed(X, labels, sums, counts, d2)
