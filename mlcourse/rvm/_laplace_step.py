@@ -283,7 +283,8 @@ def _candidate_factors(Phi, Phi2, alpha, work: _Working):
     else:
         G = np.einsum("nlm,nlk->nmk", Z, roots).reshape(N, (M + 1) * Kp)
         d = np.einsum("nlk,nlk->nk", roots, roots)
-    F = (G.T @ Phi).reshape(M + 1, Kp * Phi.shape[1])  # [C; rᵀτ], columns (k, i)
+    # [C; rᵀτ], columns (k, i); Φᵀ G rather than Gᵀ Φ: OpenBLAS's faster layout here
+    F = (Phi.T @ G).T.reshape(M + 1, Kp * Phi.shape[1])
     C, rt = F[:M], F[M]
     norm2 = (Phi2.T @ d).T.ravel()  # ‖rᵢ‖²
     inside = np.einsum("ij,ij->j", C, C)
