@@ -248,11 +248,12 @@ def _candidate_factors(Phi, Phi2, alpha, work: _Working):
     The same sᵢ, qᵢ as ``sparsity_quality(*working_problem(Phi, T, a), alpha, 1.0)`` (Tipping &
     Faul 2003; Bishop (7.98)–(7.103)), in the same square-root form (:func:`_factors`): with
     R_act = QU the model's columns, cᵢ = Qᵀrᵢ and pᵢ = rᵢ − Qcᵢ, Sᵢ = ‖pᵢ‖² + ‖T⁻ᵀcᵢ‖² and
-    Qᵢ = pᵢᵀτ + (T⁻ᵀcᵢ)ᵀy. Every rᵢ = (PₙDₙφᵢ(xₙ))ₙ is a per-sample scaling of φᵢ, so
-    Qᵀrᵢ and rᵢᵀτ come from one product Gᵀφ, G (N, (M + 1)K′) (one pass over Φ instead of the
-    O(N·K′C) arrays R, P); ‖rᵢ‖² = Σₙ φᵢ(xₙ)²‖PₙDₙ eₖ‖² from Φ∘Φ; ‖pᵢ‖² = ‖rᵢ‖² − ‖cᵢ‖² and
-    pᵢᵀτ = rᵢᵀτ − cᵢᵀQᵀτ, except for the columns nearly in the span (``_SPAN_SHARE``; always
-    the model's own), whose pᵢ is formed.
+    Qᵢ = pᵢᵀτ + (T⁻ᵀcᵢ)ᵀy. The column of weight (k, i) has entries (PₙDₙ)ₗₖφᵢ(xₙ): φᵢ
+    scaled sample by sample, so every cᵢ and rᵢᵀτ come from one product ΦᵀG, G of shape
+    (N, (M + 1)K′) from Q and τ (O(NK′CM) flops and no (N·L, K′C) array, where
+    sparsity_quality forms R and P); ‖rᵢ‖² = Σₙ φᵢ(xₙ)²‖PₙDₙeₖ‖² from Φ∘Φ; then
+    ‖pᵢ‖² = ‖rᵢ‖² − ‖cᵢ‖² and pᵢᵀτ = rᵢᵀτ − cᵢᵀQᵀτ, except for the columns nearly in the span
+    (``_SPAN_SHARE``; always the model's own), whose pᵢ is formed.
 
     Parameters
     ----------

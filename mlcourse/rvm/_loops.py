@@ -406,6 +406,11 @@ def fit_sequential_classifier(
     more than rounding (1e-9 + 1e-15·(|ln p| + N), as in the regression loop), or the best one
     re-estimates an αᵢ by |Δ ln αᵢ| < `tol`.
 
+    A step costs O(NK′PM) for P weights in the model (K′ = 1, or K for the softmax): sᵢ, qᵢ
+    are those of ``sparsity_quality`` on the working problem, computed from one product of Φ
+    with (P + 1)K′ vectors, without forming the working problem over all M columns; the mode
+    takes a few Newton steps on the model's columns.
+
     Parameters
     ----------
     Phi : array_like of shape (N, M)
