@@ -13,7 +13,8 @@ response τ (Rᵀτ = ΦᵀBΦw* + Φᵀ(t − y)), N(w | m, Σ) with Σ = (A + 
 (Tipping 2001, eq. 26: t̂ = Φw* + B⁻¹(t − y)). So the regression RVM's posterior, re-estimation
 and sparsity factors serve unchanged, with unit noise precision: :func:`laplace_posterior` gives
 that Gaussian and the Laplace evidence, and :func:`working_problem` the pair (R, τ) for any
-columns.
+columns. The sequential loop needs the sparsity and quality factors of every column but forms R
+only for the model's (``_candidate_factors``).
 
 The softmax's B is a block matrix: for sample n, Λₙ = diag(yₙ) − yₙyₙᵀ (K × K). With
 uₙ = √yₙ (a unit vector) Λₙ = (PₙDₙ)ᵀ(PₙDₙ), Dₙ = diag(uₙ), Pₙ = I − uₙuₙᵀ, so the square root

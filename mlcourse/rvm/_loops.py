@@ -443,9 +443,10 @@ class _SequentialClassifierFit:
 
     :meth:`change` re-finds the mode after each change by Newton's method, warm-started from the
     old mode (two to four steps, on the model's columns only). The mode moves every weight and
-    every bₙ, so nothing of the old factor survives a change; what is saved is the O(N·K′C)
-    work per step: the factors of all candidates come from one (M + 1)-row product with Φ
-    (:func:`_candidate_factors`), not from the working problem over every column.
+    every bₙ, so no factor of the old Hessian survives a change (a rank-one update does not
+    apply); what the step avoids is forming the working problem over every column: the
+    factors of all candidates come from one product of Φ with (P + 1)K′ vectors for P weights
+    in the model (:func:`_candidate_factors`).
     """
 
     def __init__(self, B, T):
