@@ -13,7 +13,8 @@ response τ (Rᵀτ = ΦᵀBΦw* + Φᵀ(t − y)), N(w | m, Σ) with Σ = (A + 
 (Tipping 2001, eq. 26: t̂ = Φw* + B⁻¹(t − y)). So the regression RVM's posterior, re-estimation
 and sparsity factors serve unchanged, with unit noise precision: :func:`laplace_posterior` gives
 that Gaussian and the Laplace evidence, and :func:`working_problem` the pair (R, τ) for any
-columns.
+columns. The sequential loop needs the sparsity and quality factors of every column but forms R
+only for the model's (``_candidate_factors``).
 
 The softmax's B is a block matrix: for sample n, Λₙ = diag(yₙ) − yₙyₙᵀ (K × K). With
 uₙ = √yₙ (a unit vector) Λₙ = (PₙDₙ)ᵀ(PₙDₙ), Dₙ = diag(uₙ), Pₙ = I − uₙuₙᵀ, so the square root
@@ -26,12 +27,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.linalg import qr
 
 from ..special import log_sigmoid, log_softmax
 from ..utils.objectives import make_objective
 from ..utils.optimize import NEWTON_TOL, newton_minimize, restrict
 from ..utils.validation import check_array, check_binary_labels, check_consistent_length
-from ._evidence import Posterior, _check_alpha, posterior
+from ._evidence import (
+    Posterior,
+    _check_alpha,
+    _covariance_root,
+    _factors,
+    posterior,
+)
 
 __all__ = [
     "LaplacePosterior",
@@ -118,13 +126,31 @@ def working_problem(Phi, T, activations):
     tau : ndarray of shape (N,) or (N·K,)
         Rᵀτ = ΦᵀBΦw + Φᵀ(t − y): the working response, for unit noise precision.
     """
+    roots, tau = _roots(activations, T)
+    if T.ndim == 1:
+        return Phi * roots[:, 0], tau
+    N, K = T.shape
+    R = np.einsum("nlk,ni->nlki", roots, Phi).reshape(N * K, K * Phi.shape[1])
+    return R, tau
+
+
+def _roots(activations, T):
+    """The per-sample square roots of the Hessian, (N, L, K′), and τ (N·L,): √bₙ as (N, 1, 1)
+    for two classes, PₙDₙ (N, K, K) for the softmax (see the module docstring)."""
     if T.ndim == 1:
         root_b, tau = _binary_root(activations, T)
-        return Phi * root_b[:, None], tau
-    PD, tau = _softmax_root(activations, T)
-    N, K = T.shape
-    R = np.einsum("nlk,ni->nlki", PD, Phi).reshape(N * K, K * Phi.shape[1])
-    return R, tau
+        return root_b[:, None, None], tau
+    return _softmax_root(activations, T)
+
+
+def _columns(Phi, roots, idx):
+    """The columns of :func:`working_problem`'s R for the weights `idx` (flat (class, basis
+    function) indices), without the others: each entry is the same single product."""
+    N, L, _ = roots.shape
+    k, i = np.divmod(idx, Phi.shape[1])
+    if L == 1:
+        return Phi[:, i] * roots[:, 0, 0][:, None]
+    return (roots[:, :, k] * Phi[:, None, i]).reshape(N * L, len(idx))
 
 
 def _log_likelihood(A, T):
@@ -162,16 +188,40 @@ def _mode(Phi, T, alpha, w0):
     return W, res
 
 
-def _laplace(Phi, T, alpha, w0):
-    """:func:`laplace_posterior` on validated arguments, alpha and w0 of shape (K′, C)."""
+@dataclass
+class _Working:
+    """The working problem at the mode, as the sequential loop needs it.
+
+    Attributes
+    ----------
+    roots : ndarray of shape (N, L, K′)
+        The per-sample square roots of the Hessian (:func:`_roots`).
+    tau : ndarray of shape (N·L,)
+        The working response τ.
+    R : ndarray of shape (N·L, P)
+        The columns of R of the P weights in the model.
+    post : Posterior
+        N(w | m, Σ) of that Gaussian problem (m is one Newton step from w*).
+    """
+
+    roots: np.ndarray
+    tau: np.ndarray
+    R: np.ndarray
+    post: Posterior
+
+
+def _laplace(Phi, T, alpha, w0, working=False):
+    """:func:`laplace_posterior` on validated arguments, alpha and w0 of shape (K′, C); with
+    `working`, also the working problem at the mode (:class:`_Working`)."""
     W, res = _mode(Phi, T, alpha, w0)
     free = np.isfinite(alpha)
     A = Phi @ W.T  # (N, K′)
     A = A[:, 0] if T.ndim == 1 else A
     log_lik = _log_likelihood(A, T)
-    R, tau = working_problem(Phi, T, A)
+    roots, tau = _roots(A, T)
+    R = _columns(Phi, roots, np.flatnonzero(free))  # the model's columns only
     a = alpha[free]
-    post = posterior(R[:, free.ravel()], tau, a, 1.0)
+    post = posterior(R, tau, a, 1.0)
     # the mode itself (post.mean is one more Newton step from it, equal up to NEWTON_TOL²)
     w = W[free]
     log_ev = (
@@ -181,9 +231,74 @@ def _laplace(Phi, T, alpha, w0):
         - 0.5 * post.logdet_precision
     )
     n_iter, conv = (res.n_iter, bool(res.converged)) if res is not None else (0, True)
-    return LaplacePosterior(
+    lp = LaplacePosterior(
         w, post.W, post.logdet_precision, float(log_ev), log_lik, A, n_iter, conv
     )
+    return (lp, _Working(roots, tau, R, post)) if working else lp
+
+
+# A candidate's part outside the span of the model, ‖pᵢ‖² = ‖rᵢ‖² − ‖cᵢ‖², is formed by that
+# subtraction only while ‖pᵢ‖² ≥ _SPAN_SHARE·‖rᵢ‖²: its rounding, about ε‖rᵢ‖², is then within
+# ε/_SPAN_SHARE = 100ε of ‖pᵢ‖²; below, pᵢ = rᵢ − Qcᵢ is formed, as in sparsity_quality.
+_SPAN_SHARE = 1e-2
+
+
+def _candidate_factors(Phi, Phi2, alpha, work: _Working):
+    """s, q of every weight in the working problem at the mode, without forming its R.
+
+    The same sᵢ, qᵢ as ``sparsity_quality(*working_problem(Phi, T, a), alpha, 1.0)`` (Tipping &
+    Faul 2003; Bishop (7.98)–(7.103)), in the same square-root form (:func:`_factors`): with
+    R_act = QU the model's columns, cᵢ = Qᵀrᵢ and pᵢ = rᵢ − Qcᵢ, Sᵢ = ‖pᵢ‖² + ‖T⁻ᵀcᵢ‖² and
+    Qᵢ = pᵢᵀτ + (T⁻ᵀcᵢ)ᵀy. The column of weight (k, i) has entries (PₙDₙ)ₗₖφᵢ(xₙ): φᵢ
+    scaled sample by sample, so every cᵢ and rᵢᵀτ come from one product ΦᵀG, G of shape
+    (N, (M + 1)K′) from Q and τ (O(NK′CM) flops and no (N·L, K′C) array, where
+    sparsity_quality forms R and P); ‖rᵢ‖² = Σₙ φᵢ(xₙ)²‖PₙDₙeₖ‖² from Φ∘Φ; then
+    ‖pᵢ‖² = ‖rᵢ‖² − ‖cᵢ‖² and pᵢᵀτ = rᵢᵀτ − cᵢᵀQᵀτ, except for the columns nearly in the span
+    (``_SPAN_SHARE``; always the model's own), whose pᵢ is formed.
+
+    Parameters
+    ----------
+    Phi, Phi2 : ndarrays of shape (N, C)
+        Φ and Φ∘Φ.
+    alpha : ndarray of shape (K′·C,)
+        Prior precisions of all weights, ``inf`` outside the model.
+    work : _Working
+        The working problem at the mode of `alpha` (:func:`_laplace` with ``working=True``).
+
+    Returns
+    -------
+    s, q : ndarrays of shape (K′·C,)
+    """
+    roots, tau = work.roots, work.tau
+    N, L, Kp = roots.shape
+    act = np.flatnonzero(np.isfinite(alpha))
+    M = len(act)
+    if M:
+        Q, U = qr(work.R, mode="economic", check_finite=False)
+    else:
+        Q, U = np.zeros((N * L, 0)), np.zeros((0, 0))
+    ct = Q.T @ tau
+    Z = np.column_stack([Q, tau]).reshape(N, L, M + 1)
+    if L == 1:  # two classes: PₙDₙ = √bₙ
+        G = Z[:, 0, :] * roots[:, 0]
+        d = roots[:, 0] ** 2
+    else:
+        G = np.einsum("nlm,nlk->nmk", Z, roots).reshape(N, (M + 1) * Kp)
+        d = np.einsum("nlk,nlk->nk", roots, roots)
+    # [C; rᵀτ], columns (k, i); Φᵀ G rather than Gᵀ Φ: OpenBLAS's faster layout here
+    F = (Phi.T @ G).T.reshape(M + 1, Kp * Phi.shape[1])
+    C, rt = F[:M], F[M]
+    norm2 = (Phi2.T @ d).T.ravel()  # ‖rᵢ‖²
+    inside = np.einsum("ij,ij->j", C, C)
+    pn, pt = norm2 - inside, rt - C.T @ ct
+    near = np.flatnonzero(inside > (1.0 - _SPAN_SHARE) * norm2)
+    if len(near):
+        P = _columns(Phi, roots, near) - Q @ C[:, near]
+        pn[near] = np.einsum("ij,ij->j", P, P)
+        pt[near] = P.T @ (tau - Q @ ct)
+    T, y, _ = _covariance_root(U, ct, alpha[act])
+    s, q, _, _ = _factors(pn, pt, C, T, y, alpha, act, work.post)
+    return s, q
 
 
 def _check_targets(Phi, T):

@@ -38,9 +38,13 @@ from ._evidence import (
     _ScaledEvidence,
     _SequentialFit,
     _worth,
-    sparsity_quality,
 )
-from ._laplace_step import LaplacePosterior, _check_targets, _laplace, working_problem
+from ._laplace_step import (
+    LaplacePosterior,
+    _candidate_factors,
+    _check_targets,
+    _laplace,
+)
 
 __all__ = [
     "ClassifierFit",
@@ -402,6 +406,11 @@ def fit_sequential_classifier(
     more than rounding (1e-9 + 1e-15·(|ln p| + N), as in the regression loop), or the best one
     re-estimates an αᵢ by |Δ ln αᵢ| < `tol`.
 
+    A step costs O(NK′PM) for P weights in the model (K′ = 1, or K for the softmax): sᵢ, qᵢ
+    are those of ``sparsity_quality`` on the working problem, computed from one product of Φ
+    with (P + 1)K′ vectors, without forming the working problem over all M columns; the mode
+    takes a few Newton steps on the model's columns.
+
     Parameters
     ----------
     Phi : array_like of shape (N, M)
@@ -429,27 +438,31 @@ def fit_sequential_classifier(
 
 
 class _SequentialClassifierFit:
-    """The state of :func:`fit_sequential_classifier` on unit-norm columns: α and the Laplace
-    posterior at α, ``lp``.
+    """The state of :func:`fit_sequential_classifier` on unit-norm columns: α, the Laplace
+    posterior at α, ``lp``, and the working problem at its mode, ``work``.
 
     :meth:`change` re-finds the mode after each change by Newton's method, warm-started from the
-    old mode (two to four steps). It is the one place the Laplace posterior is updated, so an
-    incremental update (of the mode and of its factor, for the one weight that changed) would
-    replace its last line.
+    old mode (two to four steps, on the model's columns only). The mode moves every weight and
+    every bₙ, so no factor of the old Hessian survives a change (a rank-one update does not
+    apply); what the step avoids is forming the working problem over every column: the
+    factors of all candidates come from one product of Φ with (P + 1)K′ vectors for P weights
+    in the model (:func:`_candidate_factors`).
     """
 
     def __init__(self, B, T):
         self.B, self.T = B, T
+        self.B2 = B * B  # Φ∘Φ, for every step's ‖rᵢ‖²
         self.alpha = np.full((1 if T.ndim == 1 else T.shape[1], B.shape[1]), np.inf)
-        self.lp = _laplace(B, T, self.alpha, np.zeros(self.alpha.shape))
+        self.lp, self.work = _laplace(
+            B, T, self.alpha, np.zeros(self.alpha.shape), working=True
+        )
         self.history, self.actions = [], []
 
     def step(self, tol) -> bool:
         """One change: the best of every candidate's at the current mode. True when converged."""
         lp, a = self.lp, self.alpha.ravel()
         self.history.append(lp.log_evidence)
-        R, tau = working_problem(self.B, self.T, lp.activations)
-        s, q, _, _ = sparsity_quality(R, tau, a, 1.0)
+        s, q = _candidate_factors(self.B, self.B2, a, self.work)
         new, gain = _changes(a, s, q)
         j, idle, action = _best(a, new, gain, _worth(lp.log_evidence, self.T.size), tol)
         if idle:  # (β = 1: N is the number of rows of the working problem)
@@ -464,4 +477,4 @@ class _SequentialClassifierFit:
         W = _weights(self.alpha, self.lp)
         self.alpha.flat[j] = value
         W.flat[j] = W.flat[j] if np.isfinite(value) else 0.0
-        self.lp = _laplace(self.B, self.T, self.alpha, W)
+        self.lp, self.work = _laplace(self.B, self.T, self.alpha, W, working=True)

@@ -13,9 +13,12 @@ from mlcourse.kernels import design_matrix, get_kernel
 from mlcourse.laplace import fit_laplace, probit_approximation
 from mlcourse.rvm import (
     RVMClassifier,
+    _evidence,
+    _laplace_step,
     fit_em_classifier,
     fit_sequential_classifier,
     laplace_posterior,
+    sparsity_quality,
     working_problem,
 )
 from mlcourse.utils.numdiff import numerical_gradient, numerical_hessian
@@ -246,6 +249,169 @@ def test_fast_reaches_a_maximum_of_the_em_loop():
     # the evidence never decreases by more than rounding along EM's path
     h = np.array(em.history)
     assert np.all(np.diff(h) > -1e-6 * np.abs(h[1:]))
+
+
+# --- the sequential loop's candidate factors (_candidate_factors) ------------------------------
+
+
+def near_span_problem(seed, gamma, k=None, n=60, m_act=6):
+    """Unit-norm RBF columns (one centre a near-duplicate of another), 0/1 or one-hot labels,
+    and α with `m_act` weights in the model at 10^U(−8, 1): well-determined weights, whose
+    span leaves many candidates a small part of their own (Sᵢ ≪ ‖rᵢ‖²)."""
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2))
+    X[1] = X[0] + 1e-4
+    Phi = design_matrix(X, get_kernel("rbf", gamma=gamma), X, bias=True, bias_last=True)
+    Phi /= np.linalg.norm(Phi, axis=0)
+    if k is None:
+        t = (X[:, 0] + 0.5 * rng.standard_normal(n) > 0).astype(float)
+    else:
+        t = np.eye(k)[rng.integers(0, k, n)]
+    alpha = np.full((1 if k is None else k, Phi.shape[1]), np.inf)
+    idx = rng.choice(alpha.size, m_act, replace=False)
+    idx[0] = 0  # the centre with a near-duplicate is in the model
+    alpha.flat[idx] = 10.0 ** rng.uniform(-8, 1, m_act)
+    return Phi, t, alpha
+
+
+def candidate_factor_errors(Phi, t, alpha):
+    """|Δs|, |Δq| of _candidate_factors against sparsity_quality on the full working problem,
+    each over its bound (fails where > 1).
+
+    Out of the model sᵢ = Sᵢ, and both routes form pᵢ = rᵢ − Qcᵢ to about NLε‖rᵢ‖ (NL rows;
+    :func:`_candidate_factors` subtracts ‖cᵢ‖² from ‖rᵢ‖² only where that loses less), so Sᵢ
+    to 2‖pᵢ‖·NLε‖rᵢ‖ ≤ 2NLε‖rᵢ‖√Sᵢ, and Qᵢ to 2NLε‖rᵢ‖‖τ‖ (|Qᵢ| ≤ ‖rᵢ‖‖τ‖ as C⁻¹ ≼ I);
+    twice that for the difference of two routes. In the model sᵢ, qᵢ come from Σ (identical
+    in both routes) or from Sᵢ, Qᵢ through αᵢ/(αᵢ − Sᵢ): relative NLε·κ, κ the condition
+    number of the unit-diagonal-scaled precision.
+    """
+    lp, work = _laplace_step._laplace(
+        Phi, t, alpha, np.zeros(alpha.shape), working=True
+    )
+    R, tau = working_problem(Phi, t, lp.activations)
+    a = alpha.ravel()
+    s0, q0, _, _ = sparsity_quality(R, tau, a, 1.0)
+    s, q = _laplace_step._candidate_factors(Phi, Phi * Phi, a, work)
+    NL, r = R.shape[0], np.linalg.norm(R, axis=0)
+    out, inn = ~np.isfinite(a), np.isfinite(a)
+    H = R[:, inn].T @ R[:, inn] + np.diag(a[inn])
+    d = 1 / np.sqrt(np.diag(H))
+    kappa = np.linalg.cond(H * d[:, None] * d[None, :])
+    bound_s = 4 * NL * EPS * r[out] * np.sqrt(s0[out])
+    bound_q = 4 * NL * EPS * r[out] * np.linalg.norm(tau)
+    return (
+        np.abs(s[out] - s0[out]) / bound_s,
+        np.abs(q[out] - q0[out]) / bound_q,
+        np.abs(s[inn] - s0[inn]) / (NL * EPS * kappa * s0[inn]),
+        np.abs(q[inn] - q0[inn]) / (NL * EPS * kappa * np.abs(q0[inn])),
+    )
+
+
+@pytest.mark.parametrize(
+    "seed, gamma, k", [(0, 0.02, None), (1, 0.3, None), (5, 0.3, 3), (2, 0.02, 3)]
+)
+def test_candidate_factors_match_sparsity_quality(seed, gamma, k):
+    """The loop's s, q for every candidate (from one product with Φ) are sparsity_quality's on
+    the full working problem R, τ, to the rounding of either (candidate_factor_errors)."""
+    Phi, t, alpha = near_span_problem(seed, gamma, k)
+    for err in candidate_factor_errors(Phi, t, alpha):
+        assert err.max() <= 1.0
+
+
+def test_candidate_factors_need_p_near_the_span(monkeypatch):
+    """The bound above can fail: ‖pᵢ‖² = ‖rᵢ‖² − ‖cᵢ‖² for every column (no pᵢ formed)
+    exceeds it where pᵢ is small (here by more than 10 times)."""
+    Phi, t, alpha = near_span_problem(5, 0.3, 3)
+    monkeypatch.setattr(_laplace_step, "_SPAN_SHARE", 0.0)
+    err_s = candidate_factor_errors(Phi, t, alpha)[0]
+    assert err_s.max() > 10.0
+
+
+@pytest.mark.parametrize("k", [None, 3])
+def test_columns_are_those_of_the_working_problem(k):
+    """_columns gives the working problem's columns for any weights, bit for bit (the same
+    single products)."""
+    Phi, t, alpha = near_span_problem(3, 0.3, k)
+    A = Phi @ np.random.default_rng(0).standard_normal((Phi.shape[1], alpha.shape[0]))
+    A = A[:, 0] if k is None else A
+    R, tau = working_problem(Phi, t, A)
+    roots, tau2 = _laplace_step._roots(A, t)
+    idx = np.array([0, 5, alpha.size - 1, 7])
+    np.testing.assert_array_equal(_laplace_step._columns(Phi, roots, idx), R[:, idx])
+    np.testing.assert_array_equal(tau2, tau)
+
+
+def refit_sequential(Phi, t, tol):
+    """The sequential loop as it was written first: after every change the Laplace posterior
+    from scratch (laplace_posterior, warm-started) and s, q from sparsity_quality on the working
+    problem over every column; the same choice rule (_changes, _best, _worth). Returns α (as
+    fit_sequential_classifier's), the actions, and the last s, q (unit-norm columns)."""
+    scale = np.linalg.norm(Phi, axis=0)
+    B = Phi / scale
+    K = 1 if t.ndim == 1 else t.shape[1]
+    alpha = np.full((K, B.shape[1]), np.inf)
+    shaped = (lambda v: v[0]) if K == 1 else (lambda v: v)  # noqa: E731
+    lp, actions = laplace_posterior(B, t, shaped(alpha)), []
+    while True:
+        a = alpha.ravel()
+        s, q, _, _ = sparsity_quality(*working_problem(B, t, lp.activations), a, 1.0)
+        new, gain = _evidence._changes(a, s, q)
+        worth = _evidence._worth(lp.log_evidence, t.size)
+        j, idle, action = _evidence._best(a, new, gain, worth, tol)
+        if idle:
+            return shaped(alpha * scale**2), actions, s, q, lp
+        actions.append(action)
+        w = np.zeros(a.size)
+        w[np.isfinite(a)] = lp.mean
+        alpha.flat[j] = new[j]
+        w[j] = w[j] if np.isfinite(new[j]) else 0.0
+        lp = laplace_posterior(B, t, shaped(alpha), shaped(w.reshape(alpha.shape)))
+
+
+def iris_softmax(n=60):
+    X, y = load_iris(return_X_y=True)
+    idx = np.random.default_rng(5).permutation(len(y))[:n]
+    Phi = design_matrix(X[idx], get_kernel("rbf", gamma=0.5), X[idx], bias=True)
+    return Phi, np.eye(3)[y[idx]]
+
+
+def xor_problem(seed, n=80, gamma=2.0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2))
+    t = (X[:, 0] * X[:, 1] + 0.5 * rng.standard_normal(n) > 0).astype(float)
+    return design_matrix(X, get_kernel("rbf", gamma=gamma), X, bias=True), t
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        ripley_design,
+        iris_softmax,
+        lambda: xor_problem(0),
+        lambda: xor_problem(7, 150, 10.0),
+    ],
+    ids=["ripley", "iris-softmax", "xor", "xor-narrow"],
+)
+def test_sequential_classifier_takes_the_refit_loops_path(make):
+    """fit_sequential_classifier makes the same changes as the refit loop (refit_sequential)
+    and ends at the same α: |Δ ln αᵢ| within the rounding of sᵢ, qᵢ, NLε·κ (NL rows of the
+    working problem, κ of its scaled precision), through αᵢ = sᵢ²/θᵢ, θᵢ = qᵢ² − sᵢ, which
+    amplifies relative errors by 2 + (2qᵢ² + sᵢ)/θᵢ; ln p to NLε·|ln p|."""
+    Phi, t = make()
+    fit = fit_sequential_classifier(Phi, t, tol=1e-6)
+    alpha, actions, s, q, lp = refit_sequential(Phi, t, tol=1e-6)
+    assert fit.converged and fit.actions == actions
+    keep = np.isfinite(alpha.ravel())
+    np.testing.assert_array_equal(fit.active, np.flatnonzero(keep))
+    NL = t.size
+    prec = lp.W.T @ lp.W
+    d = np.sqrt(np.diag(prec))
+    delta = NL * EPS * np.linalg.cond(prec / d[:, None] / d[None, :])
+    theta = q[keep] ** 2 - s[keep]
+    amplification = 2 + (2 * q[keep] ** 2 + s[keep]) / theta
+    err = np.abs(np.log(fit.alpha.ravel()[keep] / alpha.ravel()[keep]))
+    assert np.all(err <= amplification * delta)
+    assert abs(fit.log_evidence - lp.log_evidence) <= NL * EPS * abs(lp.log_evidence)
 
 
 def test_ripley_protocol_smoke():
