@@ -27,6 +27,7 @@ Read top to bottom:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from scipy.linalg import blas, cholesky, lapack, qr, solve_triangular
@@ -311,14 +312,31 @@ def _covariance_root(root, z, alpha):
     y : ndarray of shape (r,)
     G : ndarray of shape (r, M)
     """
-    r = root.shape[0]
+    r, M = root.shape
     G = root / np.sqrt(alpha)
     if not r:
         return np.zeros((0, 0)), np.zeros(0), G
-    T = np.triu(
-        lapack.dgeqrf(np.vstack([np.eye(r), G.T]))[0][:r]
-    )  # (scipy's qr: 10x the cost)
+    X = np.empty((r + M, r), order="F")  # [I; Gᵀ], in LAPACK's layout
+    X[:r], X[r:] = _identity(r), G.T
+    T = lapack.dgeqrf(X, overwrite_a=1)[0][:r]  # (scipy's qr: 10x the cost)
+    T[_strict_lower(r)] = 0.0  # LAPACK's reflectors, below the diagonal
     return T, _tri_solve(T, z, trans=1), G
+
+
+@lru_cache(maxsize=8)
+def _identity(r):
+    """I (r, r), read only: built once per size (the loops ask for the same few sizes)."""
+    eye = np.eye(r)
+    eye.flags.writeable = False
+    return eye
+
+
+@lru_cache(maxsize=8)
+def _strict_lower(r):
+    """The mask of the strictly lower triangle of an (r, r) matrix, read only."""
+    mask = np.tri(r, r, -1, bool)
+    mask.flags.writeable = False
+    return mask
 
 
 def _tri_solve(T, b, trans=0):
@@ -624,6 +642,7 @@ class _ScaledEvidence:
         self.Bt = self.B.T @ self.t
         self.n = len(t)
         self.floor = _noise_floor(self.t)
+        self._post = None
 
     def initial_alpha(self, alpha0):
         """α on the unit-norm columns from an array `alpha0` in the units of Φ and t."""
@@ -646,7 +665,7 @@ class _ScaledEvidence:
         a = alpha[act]
         if root is None:
             self.post = _posterior_from_gram(beta * gram, beta * self.Bt[act], a)
-            if self.post is not None:
+            if self._post is not None:
                 r = self.t - self.B[:, act] @ self.post.mean
                 self.rss = float(r @ r)
                 self.gamma = 1.0 - a * self.post.var
@@ -657,8 +676,9 @@ class _ScaledEvidence:
             root = _root(self.B[:, act], self.t)
         R, z, t_out = root
         sb = np.sqrt(beta)
-        self.post = _posterior_from_root(sb * R, sb * z, a)
-        self.T, self.y, G = _covariance_root(sb * R, sb * z, a)
+        R, z = sb * R, sb * z
+        self._root, self._post = (R, z, a), None  # the posterior only when asked for
+        self.T, self.y, G = _covariance_root(R, z, a)
         TG = _tri_solve(self.T, G, trans=1)
         self.gamma = np.einsum("ij,ij->j", TG, TG)  # γ = diag(GᵀT⁻¹T⁻ᵀG)
         fit_in = _tri_solve(self.T, self.y)  # √β(Qᵀt − Rm)
@@ -671,6 +691,18 @@ class _ScaledEvidence:
             + float(self.y @ self.y)
         )
         return self
+
+    @property
+    def post(self) -> Posterior:
+        """N(w | m, Σ) at the last :meth:`update`; from the square root only when first asked
+        for (the loops' evidence, residual and γ do not need it)."""
+        if self._post is None:
+            self._post = _posterior_from_root(*self._root)
+        return self._post
+
+    @post.setter
+    def post(self, value):
+        self._post = value
 
     def beta_update(self):
         """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), at most β = 1/(NOISE_FLOOR · var t)."""
@@ -848,6 +880,29 @@ def _check_columns(cols, K, name):
     return idx.astype(int)
 
 
+def _rows(B, t):
+    """[B, t] on at most K + 1 rows with the same Gram matrix: R of its QR factorisation when
+    N > K + 1 (a tall design), else [B, t] itself.
+
+    Everything the sequential loop takes from the data, the span's Q, R, C and the parts outside
+    it, depends on [B, t] only through its Gram matrix, so an orthogonal change of rows leaves
+    each unchanged up to rounding (QR is backward stable: the R of [B, t] + E, ‖E‖ ≤ cε‖[B, t]‖)
+    while every later addition costs O(K²) instead of O(NK). N itself enters the evidence and
+    the noise update separately (``_ScaledEvidence.n``).
+
+    Returns
+    -------
+    B, t : ndarrays of shape (min(N, K + 1), K) and (min(N, K + 1),)
+    """
+    N, K = B.shape
+    if N <= K + 1:
+        return B, t
+    X = np.empty((N, K + 1), order="F")
+    X[:, :K], X[:, K] = B, t
+    R = np.triu(lapack.dgeqrf(X, overwrite_a=1)[0][: K + 1])
+    return R[:, :K], R[:, K]
+
+
 class _SequentialFit:
     """The state of :func:`fit_sequential` on the scaled problem: α, β, the model's span and the
     evidence at them, kept in step.
@@ -860,7 +915,7 @@ class _SequentialFit:
     def __init__(self, Phi, t, beta0, alpha0, not_first, alignment_max):
         self.ev = _ScaledEvidence(Phi, t)
         self.K = K = Phi.shape[1]
-        self.span = _Span(self.ev.B, self.ev.t)
+        self.span = _Span(*_rows(self.ev.B, self.ev.t))
         self.alpha = np.full(K, np.inf)
         start = np.full(K, np.inf) if alpha0 is None else self.ev.initial_alpha(alpha0)
         for j in np.flatnonzero(np.isfinite(start)):
