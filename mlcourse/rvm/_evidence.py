@@ -810,7 +810,7 @@ class _Span:
         self.P = np.column_stack([B, t])
         N, K1 = self.P.shape
         self.Q, self.R, self.C = np.zeros((N, 0)), np.zeros((0, 0)), np.zeros((0, K1))
-        self.order = []
+        self.order, self._nearest = [], None
         self._exact(np.arange(K1 - 1))
         self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])  # ‖t⊥‖²
 
@@ -834,16 +834,29 @@ class _Span:
             self.pt = self.P[:, :-1].T @ self.P[:, -1]
         self._exact(np.flatnonzero(self.pn < _NORM_RECOMPUTE * self.pn_ref))
 
+    def nearest(self):
+        """For every column i, the basis function j in the model most correlated with it (its
+        position in ``order``) and that correlation |φ̂ⱼᵀφ̂ᵢ| = |(RᵀC)ⱼᵢ|; recomputed only after
+        the span has changed (re-estimations leave it as it is)."""
+        if self._nearest is None:
+            K = self.P.shape[1] - 1
+            corr = np.abs(self.R.T @ self.C[:, :K])  # model j × candidate i
+            near = np.argmax(corr, axis=0)
+            self._nearest = near, corr[near, np.arange(K)]
+        return self._nearest
+
     def add(self, j):
+        self._nearest = None
         p = self.P[:, j]
         M = len(self.order)
         if np.sqrt(self.pn[j]) > _SPAN_TOL:  # a new direction
             p = p - self.Q @ (self.Q.T @ p)
             q = p / np.linalg.norm(p)
             row = q @ self.P  # qᵀ[B, t] (q ⟂ Q)
-            self.R = np.block(
-                [[self.R, self.C[:, j : j + 1]], [np.zeros((1, M)), row[j]]]
-            )
+            r = self.R.shape[0]
+            R = np.zeros((r + 1, M + 1))  # [[R, cⱼ], [0, ‖pⱼ‖]]
+            R[:r, :M], R[:r, M], R[r, M] = self.R, self.C[:, j], row[j]
+            self.R = R
             self.Q, self.C = np.column_stack([self.Q, q]), np.vstack([self.C, row])
             blas.dger(
                 -1.0, row, q, a=self.P.T, overwrite_a=1
@@ -854,6 +867,7 @@ class _Span:
         self.order.append(j)
 
     def delete(self, j):
+        self._nearest = None
         k = self.order.index(j)
         Rm = np.delete(self.R, k, axis=1)
         r, M = Rm.shape
@@ -988,9 +1002,7 @@ class _SequentialFit:
         )
         new, gain = _changes(alpha, s, q)
         if len(act):  # the alignment test
-            corr = np.abs(span.R.T @ span.C[:, :K])  # |φ̂ⱼᵀφ̂ᵢ|, model j × candidate i
-            near = np.argmax(corr, axis=0)
-            rho = corr[near, np.arange(K)]
+            near, rho = span.nearest()
             shift = (
                 sb * np.abs(ev.post.mean[near]) * np.sqrt(2.0 * np.maximum(1 - rho, 0))
             )
