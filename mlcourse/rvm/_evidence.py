@@ -554,11 +554,10 @@ def _leave_one_out(a, S, Q, post):
     """
     var = post.var
     well = a * var < 0.5
-    s, q = np.empty(len(a)), np.empty(len(a))
-    s[well], q[well] = 1.0 / var[well] - a[well], post.mean[well] / var[well]
-    rest = ~well
-    denom = a[rest] - S[rest]
-    s[rest], q[rest] = a[rest] * S[rest] / denom, a[rest] * Q[rest] / denom
+    denom = a - S
+    with np.errstate(divide="ignore", invalid="ignore"):  # in the formula not taken
+        s = np.where(well, 1.0 / var - a, a * S / denom)
+        q = np.where(well, post.mean / var, a * Q / denom)
     return np.maximum(s, 0.0), q  # s = φᵀC₋ᵢ⁻¹φ ≥ 0 (clip rounding)
 
 
@@ -572,11 +571,10 @@ def alpha_marginal(alpha, s, q):
 
 
 def _alpha_marginal(alpha, s, q):
-    alpha, s, q = np.broadcast_arrays(alpha, s, q)
-    out = np.zeros(alpha.shape)
-    fin = np.isfinite(alpha)
-    a, ss = alpha[fin], s[fin]
-    out[fin] = 0.5 * (-np.log1p(ss / a) + q[fin] ** 2 / (a + ss))
+    with np.errstate(invalid="ignore", over="ignore"):  # q² = ∞ at αᵢ = ∞: not taken
+        out = np.where(
+            alpha < np.inf, 0.5 * (-np.log1p(s / alpha) + q**2 / (alpha + s)), 0.0
+        )
     return out[()] if out.ndim == 0 else out
 
 
@@ -586,11 +584,9 @@ def optimal_alpha(s, q):
 
 
 def _optimal_alpha(s, q):
-    s, q = np.broadcast_arrays(s, q)
     theta = q**2 - s
-    out = np.full(s.shape, np.inf)
-    pos = theta > 0
-    out[pos] = s[pos] ** 2 / theta[pos]
+    with np.errstate(divide="ignore", invalid="ignore"):  # where θ ≤ 0, not taken
+        out = np.where(theta > 0, s**2 / theta, np.inf)
     return out[()] if out.ndim == 0 else out
 
 
