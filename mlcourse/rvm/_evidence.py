@@ -791,8 +791,9 @@ def _best(alpha, new, gain, worth, tol):
 class _Span:
     """The span of the model's basis functions, and every column's part inside and outside it.
 
-    B_act = QR for the basis functions `order` (in the order they came in), Q (N, r) orthonormal
-    and R (r, M) upper trapezoidal (r < M only if one came in already in the span). For the
+    B_act = QR for the basis functions ``order`` (in the order they came in; ``act``: the same as
+    an index array), Q (N, r) orthonormal and R (r, M) upper trapezoidal (r < M only if one came
+    in already in the span). For the
     columns of [B, t]: their coordinates in the span, ``C = Qᵀ[B, t]`` (r, K + 1), and their
     parts outside it, ``P = [B, t] − QC`` (N, K + 1), kept explicitly, so that ‖pᵢ‖ is accurate
     even when φᵢ is nearly in the span (no 1 − ‖cᵢ‖² cancellation). An addition appends the
@@ -806,7 +807,7 @@ class _Span:
         self.P = np.column_stack([B, t])
         N, K1 = self.P.shape
         self.Q, self.R, self.C = np.zeros((N, 0)), np.zeros((0, 0)), np.zeros((0, K1))
-        self.order, self._nearest = [], None
+        self.order, self.act, self._nearest = [], np.zeros(0, int), None
         self._exact(np.arange(K1 - 1))
         self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])  # ‖t⊥‖²
 
@@ -861,6 +862,7 @@ class _Span:
         else:  # in the span already: no new row
             self.R = np.column_stack([self.R, self.C[:, j]])
         self.order.append(j)
+        self.act = np.array(self.order)  # as an index array, for the loop
 
     def delete(self, j):
         self._nearest = None
@@ -880,6 +882,7 @@ class _Span:
             self.Q, self.C, T = self.Q[:, :-1], self.C[:-1], T[:-1]
         self.R = T
         self.order.pop(k)
+        self.act = np.array(self.order, dtype=int)
 
 
 def _check_columns(cols, K, name):
@@ -954,7 +957,7 @@ class _SequentialFit:
         span, K = self.span, self.K
         t_out = span.P[:, K]
         root = (span.R, span.C[:, K], float(t_out @ t_out))
-        self.ev.update(span.order, self.alpha, self.beta, root=root)
+        self.ev.update(span.act, self.alpha, self.beta, root=root)
 
     def undo_if_lower(self):
         """Revert the last change if ln p fell by more than rounding (same β as it was chosen
@@ -985,7 +988,7 @@ class _SequentialFit:
         held back by the alignment test, reverted, a late column first, or (while the model
         grows) anything but an addition worth `worth`."""
         ev, span, K, alpha = self.ev, self.span, self.K, self.alpha
-        act, sb = span.order, np.sqrt(self.beta)
+        act, sb = span.act, np.sqrt(self.beta)
         s, q, _, _ = _factors(
             self.beta * span.pn,
             self.beta * span.pt,
