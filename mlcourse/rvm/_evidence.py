@@ -27,6 +27,7 @@ Read top to bottom:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from scipy.linalg import blas, cholesky, lapack, qr, solve_triangular
@@ -311,14 +312,31 @@ def _covariance_root(root, z, alpha):
     y : ndarray of shape (r,)
     G : ndarray of shape (r, M)
     """
-    r = root.shape[0]
+    r, M = root.shape
     G = root / np.sqrt(alpha)
     if not r:
         return np.zeros((0, 0)), np.zeros(0), G
-    T = np.triu(
-        lapack.dgeqrf(np.vstack([np.eye(r), G.T]))[0][:r]
-    )  # (scipy's qr: 10x the cost)
+    X = np.empty((r + M, r), order="F")  # [I; Gᵀ], in LAPACK's layout
+    X[:r], X[r:] = _identity(r), G.T
+    T = lapack.dgeqrf(X, overwrite_a=1)[0][:r]  # (scipy's qr: 10x the cost)
+    T[_strict_lower(r)] = 0.0  # LAPACK's reflectors, below the diagonal
     return T, _tri_solve(T, z, trans=1), G
+
+
+@lru_cache(maxsize=8)
+def _identity(r):
+    """I (r, r), read only: built once per size (the loops ask for the same few sizes)."""
+    eye = np.eye(r)
+    eye.flags.writeable = False
+    return eye
+
+
+@lru_cache(maxsize=8)
+def _strict_lower(r):
+    """The mask of the strictly lower triangle of an (r, r) matrix, read only."""
+    mask = np.tri(r, r, -1, bool)
+    mask.flags.writeable = False
+    return mask
 
 
 def _tri_solve(T, b, trans=0):
@@ -536,11 +554,10 @@ def _leave_one_out(a, S, Q, post):
     """
     var = post.var
     well = a * var < 0.5
-    s, q = np.empty(len(a)), np.empty(len(a))
-    s[well], q[well] = 1.0 / var[well] - a[well], post.mean[well] / var[well]
-    rest = ~well
-    denom = a[rest] - S[rest]
-    s[rest], q[rest] = a[rest] * S[rest] / denom, a[rest] * Q[rest] / denom
+    denom = a - S
+    with np.errstate(divide="ignore", invalid="ignore"):  # in the formula not taken
+        s = np.where(well, 1.0 / var - a, a * S / denom)
+        q = np.where(well, post.mean / var, a * Q / denom)
     return np.maximum(s, 0.0), q  # s = φᵀC₋ᵢ⁻¹φ ≥ 0 (clip rounding)
 
 
@@ -554,11 +571,10 @@ def alpha_marginal(alpha, s, q):
 
 
 def _alpha_marginal(alpha, s, q):
-    alpha, s, q = np.broadcast_arrays(alpha, s, q)
-    out = np.zeros(alpha.shape)
-    fin = np.isfinite(alpha)
-    a, ss = alpha[fin], s[fin]
-    out[fin] = 0.5 * (-np.log1p(ss / a) + q[fin] ** 2 / (a + ss))
+    with np.errstate(invalid="ignore", over="ignore"):  # q² = ∞ at αᵢ = ∞: not taken
+        out = np.where(
+            alpha < np.inf, 0.5 * (-np.log1p(s / alpha) + q**2 / (alpha + s)), 0.0
+        )
     return out[()] if out.ndim == 0 else out
 
 
@@ -568,11 +584,9 @@ def optimal_alpha(s, q):
 
 
 def _optimal_alpha(s, q):
-    s, q = np.broadcast_arrays(s, q)
     theta = q**2 - s
-    out = np.full(s.shape, np.inf)
-    pos = theta > 0
-    out[pos] = s[pos] ** 2 / theta[pos]
+    with np.errstate(divide="ignore", invalid="ignore"):  # where θ ≤ 0, not taken
+        out = np.where(theta > 0, s**2 / theta, np.inf)
     return out[()] if out.ndim == 0 else out
 
 
@@ -624,6 +638,7 @@ class _ScaledEvidence:
         self.Bt = self.B.T @ self.t
         self.n = len(t)
         self.floor = _noise_floor(self.t)
+        self._post = None
 
     def initial_alpha(self, alpha0):
         """α on the unit-norm columns from an array `alpha0` in the units of Φ and t."""
@@ -646,7 +661,7 @@ class _ScaledEvidence:
         a = alpha[act]
         if root is None:
             self.post = _posterior_from_gram(beta * gram, beta * self.Bt[act], a)
-            if self.post is not None:
+            if self._post is not None:
                 r = self.t - self.B[:, act] @ self.post.mean
                 self.rss = float(r @ r)
                 self.gamma = 1.0 - a * self.post.var
@@ -657,8 +672,9 @@ class _ScaledEvidence:
             root = _root(self.B[:, act], self.t)
         R, z, t_out = root
         sb = np.sqrt(beta)
-        self.post = _posterior_from_root(sb * R, sb * z, a)
-        self.T, self.y, G = _covariance_root(sb * R, sb * z, a)
+        R, z = sb * R, sb * z
+        self._root, self._post = (R, z, a), None  # the posterior only when asked for
+        self.T, self.y, G = _covariance_root(R, z, a)
         TG = _tri_solve(self.T, G, trans=1)
         self.gamma = np.einsum("ij,ij->j", TG, TG)  # γ = diag(GᵀT⁻¹T⁻ᵀG)
         fit_in = _tri_solve(self.T, self.y)  # √β(Qᵀt − Rm)
@@ -671,6 +687,18 @@ class _ScaledEvidence:
             + float(self.y @ self.y)
         )
         return self
+
+    @property
+    def post(self) -> Posterior:
+        """N(w | m, Σ) at the last :meth:`update`; from the square root only when first asked
+        for (the loops' evidence, residual and γ do not need it)."""
+        if self._post is None:
+            self._post = _posterior_from_root(*self._root)
+        return self._post
+
+    @post.setter
+    def post(self, value):
+        self._post = value
 
     def beta_update(self):
         """β⁻¹ ← ‖t − Φm‖²/(N − Σγ), at most β = 1/(NOISE_FLOOR · var t)."""
@@ -763,8 +791,9 @@ def _best(alpha, new, gain, worth, tol):
 class _Span:
     """The span of the model's basis functions, and every column's part inside and outside it.
 
-    B_act = QR for the basis functions `order` (in the order they came in), Q (N, r) orthonormal
-    and R (r, M) upper trapezoidal (r < M only if one came in already in the span). For the
+    B_act = QR for the basis functions ``order`` (in the order they came in; ``act``: the same as
+    an index array), Q (N, r) orthonormal and R (r, M) upper trapezoidal (r < M only if one came
+    in already in the span). For the
     columns of [B, t]: their coordinates in the span, ``C = Qᵀ[B, t]`` (r, K + 1), and their
     parts outside it, ``P = [B, t] − QC`` (N, K + 1), kept explicitly, so that ‖pᵢ‖ is accurate
     even when φᵢ is nearly in the span (no 1 − ‖cᵢ‖² cancellation). An addition appends the
@@ -778,7 +807,7 @@ class _Span:
         self.P = np.column_stack([B, t])
         N, K1 = self.P.shape
         self.Q, self.R, self.C = np.zeros((N, 0)), np.zeros((0, 0)), np.zeros((0, K1))
-        self.order = []
+        self.order, self.act, self._nearest = [], np.zeros(0, int), None
         self._exact(np.arange(K1 - 1))
         self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])  # ‖t⊥‖²
 
@@ -802,16 +831,29 @@ class _Span:
             self.pt = self.P[:, :-1].T @ self.P[:, -1]
         self._exact(np.flatnonzero(self.pn < _NORM_RECOMPUTE * self.pn_ref))
 
+    def nearest(self):
+        """For every column i, the basis function j in the model most correlated with it (its
+        position in ``order``) and that correlation |φ̂ⱼᵀφ̂ᵢ| = |(RᵀC)ⱼᵢ|; recomputed only after
+        the span has changed (re-estimations leave it as it is)."""
+        if self._nearest is None:
+            K = self.P.shape[1] - 1
+            corr = np.abs(self.R.T @ self.C[:, :K])  # model j × candidate i
+            near = np.argmax(corr, axis=0)
+            self._nearest = near, corr[near, np.arange(K)]
+        return self._nearest
+
     def add(self, j):
+        self._nearest = None
         p = self.P[:, j]
         M = len(self.order)
         if np.sqrt(self.pn[j]) > _SPAN_TOL:  # a new direction
             p = p - self.Q @ (self.Q.T @ p)
             q = p / np.linalg.norm(p)
             row = q @ self.P  # qᵀ[B, t] (q ⟂ Q)
-            self.R = np.block(
-                [[self.R, self.C[:, j : j + 1]], [np.zeros((1, M)), row[j]]]
-            )
+            r = self.R.shape[0]
+            R = np.zeros((r + 1, M + 1))  # [[R, cⱼ], [0, ‖pⱼ‖]]
+            R[:r, :M], R[:r, M], R[r, M] = self.R, self.C[:, j], row[j]
+            self.R = R
             self.Q, self.C = np.column_stack([self.Q, q]), np.vstack([self.C, row])
             blas.dger(
                 -1.0, row, q, a=self.P.T, overwrite_a=1
@@ -820,8 +862,10 @@ class _Span:
         else:  # in the span already: no new row
             self.R = np.column_stack([self.R, self.C[:, j]])
         self.order.append(j)
+        self.act = np.array(self.order)  # as an index array, for the loop
 
     def delete(self, j):
+        self._nearest = None
         k = self.order.index(j)
         Rm = np.delete(self.R, k, axis=1)
         r, M = Rm.shape
@@ -838,6 +882,7 @@ class _Span:
             self.Q, self.C, T = self.Q[:, :-1], self.C[:-1], T[:-1]
         self.R = T
         self.order.pop(k)
+        self.act = np.array(self.order, dtype=int)
 
 
 def _check_columns(cols, K, name):
@@ -846,6 +891,29 @@ def _check_columns(cols, K, name):
     if idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= K):
         raise ValueError(f"{name} must hold column indices in [0, {K}); got {cols!r}.")
     return idx.astype(int)
+
+
+def _rows(B, t):
+    """[B, t] on at most K + 1 rows with the same Gram matrix: R of its QR factorisation when
+    N > K + 1 (a tall design), else [B, t] itself.
+
+    Everything the sequential loop takes from the data, the span's Q, R, C and the parts outside
+    it, depends on [B, t] only through its Gram matrix, so an orthogonal change of rows leaves
+    each unchanged up to rounding (QR is backward stable: the R of [B, t] + E, ‖E‖ ≤ cε‖[B, t]‖)
+    while every later addition costs O(K²) instead of O(NK). N itself enters the evidence and
+    the noise update separately (``_ScaledEvidence.n``).
+
+    Returns
+    -------
+    B, t : ndarrays of shape (min(N, K + 1), K) and (min(N, K + 1),)
+    """
+    N, K = B.shape
+    if N <= K + 1:
+        return B, t
+    X = np.empty((N, K + 1), order="F")
+    X[:, :K], X[:, K] = B, t
+    R = np.triu(lapack.dgeqrf(X, overwrite_a=1)[0][: K + 1])
+    return R[:, :K], R[:, K]
 
 
 class _SequentialFit:
@@ -860,7 +928,7 @@ class _SequentialFit:
     def __init__(self, Phi, t, beta0, alpha0, not_first, alignment_max):
         self.ev = _ScaledEvidence(Phi, t)
         self.K = K = Phi.shape[1]
-        self.span = _Span(self.ev.B, self.ev.t)
+        self.span = _Span(*_rows(self.ev.B, self.ev.t))
         self.alpha = np.full(K, np.inf)
         start = np.full(K, np.inf) if alpha0 is None else self.ev.initial_alpha(alpha0)
         for j in np.flatnonzero(np.isfinite(start)):
@@ -889,7 +957,7 @@ class _SequentialFit:
         span, K = self.span, self.K
         t_out = span.P[:, K]
         root = (span.R, span.C[:, K], float(t_out @ t_out))
-        self.ev.update(span.order, self.alpha, self.beta, root=root)
+        self.ev.update(span.act, self.alpha, self.beta, root=root)
 
     def undo_if_lower(self):
         """Revert the last change if ln p fell by more than rounding (same β as it was chosen
@@ -920,7 +988,7 @@ class _SequentialFit:
         held back by the alignment test, reverted, a late column first, or (while the model
         grows) anything but an addition worth `worth`."""
         ev, span, K, alpha = self.ev, self.span, self.K, self.alpha
-        act, sb = span.order, np.sqrt(self.beta)
+        act, sb = span.act, np.sqrt(self.beta)
         s, q, _, _ = _factors(
             self.beta * span.pn,
             self.beta * span.pt,
@@ -933,9 +1001,7 @@ class _SequentialFit:
         )
         new, gain = _changes(alpha, s, q)
         if len(act):  # the alignment test
-            corr = np.abs(span.R.T @ span.C[:, :K])  # |φ̂ⱼᵀφ̂ᵢ|, model j × candidate i
-            near = np.argmax(corr, axis=0)
-            rho = corr[near, np.arange(K)]
+            near, rho = span.nearest()
             shift = (
                 sb * np.abs(ev.post.mean[near]) * np.sqrt(2.0 * np.maximum(1 - rho, 0))
             )

@@ -207,7 +207,9 @@ def fit_sequential(
     Notes
     -----
     Each iteration costs O(KM²) for M basis functions in the model, from the model's span kept
-    as a QR factorisation (``_span``), and O(NK) more for an addition or a deletion. Four
+    as a QR factorisation (``_Span``), and O(NK) more for an addition or a deletion; a tall
+    design (N > K + 1) is first rotated onto the K + 1 rows of the R of [Φ, t] (same Gram
+    matrix), so that an addition or a deletion costs O(K²) after one O(NK²) QR. Four
     departures from the plain algorithm, each needed by a fit in the book:
 
     * **Additions first.** Until the first iteration in which no addition gains, the best

@@ -1165,3 +1165,63 @@ def test_fast_with_estimated_noise_is_no_worse_than_with_the_true_noise(
         for nv in (None, sigma**2)
     }
     assert ev[None] > ev[sigma**2] - LOCAL_MAXIMA_NATS
+
+
+def test_tall_design_rows_keep_the_gram_matrix():
+    """_rows replaces a tall [B, t] (N > K + 1) by the R of its Householder QR, which is the exact
+    R of [B, t] + E with |Eⱼ| ≤ γ‖xⱼ‖, γ ≈ NKε (Higham, Thm 19.4, constant taken as 1); so
+    |(XᵀX − RᵀR)ᵢⱼ| ≤ 2γ‖xᵢ‖‖xⱼ‖ (E's second-order term is below rounding). Wide or square
+    designs come back unchanged."""
+    rng = np.random.default_rng(4)
+    B, t = rng.standard_normal((300, 40)), rng.standard_normal(300)
+    Bs, ts = _evidence._rows(B, t)
+    assert Bs.shape == (41, 40) and ts.shape == (41,)
+    X, Xs = np.c_[B, t], np.c_[Bs, ts]
+    norms = np.linalg.norm(X, axis=0)
+    gamma = X.size * np.finfo(float).eps
+    np.testing.assert_array_less(
+        np.abs(X.T @ X - Xs.T @ Xs), 2 * gamma * np.outer(norms, norms)
+    )
+    assert np.allclose(Xs, np.triu(Xs))  # R: upper triangular
+    wide = rng.standard_normal((30, 29)), rng.standard_normal(30)
+    assert all(a is b for a, b in zip(_evidence._rows(*wide), wide))
+
+
+@pytest.mark.parametrize("n, m, seed", [(1000, 100, 2), (200, 30, 3), (150, 60, 5)])
+def test_fast_on_tall_rows_takes_the_same_path(monkeypatch, n, m, seed):
+    """The fast loop on a tall design (rotated onto K + 1 rows by _rows) against the same loop on
+    all N rows: the same changes and the same model. ln p agrees to its own rounding,
+    _MAX_DROP·(|ln p| + βN) on unit-RMS targets; m to 100 ε κ_D ‖m‖, κ_D the condition number of
+    the diagonally scaled precision D⁻¹(A + βΦᵀΦ)D⁻¹ at the result; ln αᵢ to δ(2 + (2qᵢ² + sᵢ)/θᵢ)
+    (from αᵢ = sᵢ²/θᵢ, θᵢ = qᵢ² − sᵢ, with sᵢ, qᵢ relatively off by δ). sᵢ, qᵢ come from solves
+    with the span's factor T, TᵀT = I + GGᵀ, whose condition number is √κ_A, κ_A that of
+    A^{-½}(A + βΦᵀΦ)A^{-½}: δ = 100 ε √κ_A (100 for the steps of the loop that compound it)."""
+    rng = np.random.default_rng(seed)
+    w = np.zeros(m)
+    w[rng.choice(m, 10, replace=False)] = rng.choice([-1, 1], 10) * rng.uniform(
+        1, 2, 10
+    )
+    Phi = rng.standard_normal((n, m))
+    t = Phi @ w + 0.1 * rng.standard_normal(n)
+    fast = rvm.fit_sequential(Phi, t, 100 / np.var(t))
+    monkeypatch.setattr(_evidence, "_rows", lambda B, t: (B, t))
+    full = rvm.fit_sequential(Phi, t, 100 / np.var(t))
+    assert fast.actions == full.actions
+    np.testing.assert_array_equal(fast.active, full.active)
+    c2 = np.mean(t**2)
+    ev_tol = _evidence._MAX_DROP * (abs(full.log_evidence) + full.beta * c2 * n)
+    assert abs(fast.log_evidence - full.log_evidence) <= ev_tol
+    act = full.active
+    H = np.diag(full.alpha[act]) + full.beta * Phi[:, act].T @ Phi[:, act]
+    eps, d, a = np.finfo(float).eps, np.sqrt(np.diag(H)), np.sqrt(full.alpha[act])
+    np.testing.assert_array_less(
+        np.abs(fast.mean - full.mean),
+        100 * eps * np.linalg.cond(H / np.outer(d, d)) * np.linalg.norm(full.mean),
+    )
+    delta = 100 * eps * np.sqrt(np.linalg.cond(H / np.outer(a, a)))
+    s, q, _, _ = rvm.sparsity_quality(Phi, t, full.alpha, full.beta)
+    theta = q[act] ** 2 - s[act]
+    np.testing.assert_array_less(
+        np.abs(np.log(fast.alpha[act] / full.alpha[act])),
+        delta * (2 + (2 * q[act] ** 2 + s[act]) / theta),
+    )
