@@ -288,7 +288,8 @@ def kmeans(
     (the lowest index among ties), which then leaves its old cluster; this can only lower J.
 
     The assignment step computes distances only for the points that may change centre, found by
-    Hamerly's (2010) bounds; the assignments are those of the plain step (see ``_Assignment``).
+    Hamerly's (2010) bounds, which allow for rounding: the assignments are exactly those of the
+    plain step.
 
     Examples
     --------
