@@ -565,8 +565,11 @@ def test_subplots_refuses_figsize():
 
 def test_finite_accepts_an_empty_vector():
     """SciPy's ddot rejects an empty vector; a Newton step with no free weights has one."""
-    from mlcourse.utils.optimize import _finite
+    from mlcourse.utils.validation import all_finite
 
-    assert _finite(np.array([]))
-    assert _finite(np.array([1e200, -1e200]))  # vᵀv overflows; the entries are finite
-    assert not _finite(np.array([1.0, np.nan]))
+    assert all_finite(np.array([]))
+    assert all_finite(
+        np.array([1e200, -1e200])
+    )  # vᵀv overflows; the entries are finite
+    assert not all_finite(np.array([1.0, np.nan]))
+    assert not all_finite(np.full((3, 2), np.inf).T)  # Fortran order: read in place

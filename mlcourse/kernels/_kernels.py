@@ -14,7 +14,7 @@ import inspect
 
 import numpy as np
 
-from ..utils.validation import check_array, check_option, check_scalar
+from ..utils.validation import all_finite, check_array, check_option, check_scalar
 from ._pairwise import (
     _as_points,
     _check_scale,
@@ -461,8 +461,7 @@ def _columns(F, n: int, m: int | None, name: str) -> np.ndarray:
         raise ValueError(
             f"{name} must return a finite 2-D array {want}; got shape {F.shape}."
         )
-    # a finite sum proves every entry finite (one pass, no temporary); else look entry by entry
-    if not np.isfinite(F.sum()) and not np.all(np.isfinite(F)):
+    if not all_finite(F):
         raise ValueError(
             f"{name} must return a finite array; got NaN or infinite values."
         )

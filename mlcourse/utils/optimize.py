@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg import blas, lapack
 
-from .validation import check_random_state, check_scalar, check_vector
+from .validation import all_finite, check_random_state, check_scalar, check_vector
 
 __all__ = [
     "NEWTON_TOL",
@@ -110,7 +110,7 @@ def newton_direction(H, g) -> np.ndarray:
 def _newton_direction(H, g) -> np.ndarray:
     """:func:`newton_direction` for H and g already known to be finite."""
     _, d, info = _posv(H, g)  # LAPACK Cholesky solve, one call
-    if info == 0 and _finite(d):
+    if info == 0 and all_finite(d):
         return d
     scale = float(np.mean(np.diag(H))) if H.size else 1.0
     tau = NEWTON_JITTER * (scale if np.isfinite(scale) and scale > 0 else 1.0)
@@ -127,21 +127,7 @@ def _newton_direction(H, g) -> np.ndarray:
 
 
 def _all_finite(E, g, H=None) -> bool:
-    return math.isfinite(E) and _finite(g) and (H is None or _finite(H))
-
-
-def _finite(v) -> bool:
-    """Every entry of the float array v is finite. One dot product vᵀv decides when it is
-    finite (an inf or NaN entry would make it inf or NaN); only when it is not (which a finite
-    v above 1e154 can also cause) are the entries looked at one by one. SciPy's BLAS ``ddot``
-    does not turn that overflow into NumPy's RuntimeWarning (it rejects an empty v, which is
-    finite)."""
-    flat = v.ravel(order="K")  # a view of a contiguous v, in either order
-    return (
-        not flat.size
-        or math.isfinite(blas.ddot(flat, flat))
-        or bool(np.isfinite(v).all())
-    )
+    return math.isfinite(E) and all_finite(g) and (H is None or all_finite(H))
 
 
 def _max_abs(v) -> float:
