@@ -791,23 +791,23 @@ def _best(alpha, new, gain, worth, tol):
 class _Span:
     """The span of the model's basis functions, and every column's part inside and outside it.
 
-    B_act = QR for the basis functions ``order`` (in the order they came in; ``act``: the same as
-    an index array), Q (N, r) orthonormal and R (r, M) upper trapezoidal (r < M only if one came
-    in already in the span). For the
-    columns of [B, t]: their coordinates in the span, ``C = Qᵀ[B, t]`` (r, K + 1), and their
-    parts outside it, ``P = [B, t] − QC`` (N, K + 1), kept explicitly, so that ‖pᵢ‖ is accurate
-    even when φᵢ is nearly in the span (no 1 − ‖cᵢ‖² cancellation). An addition appends the
-    normalised pⱼ to Q (Gram–Schmidt, reorthogonalised once: "twice is enough"); a deletion
-    rotates Q so that the direction that leaves is its last column, and moves that direction's
-    part of C back into P. Each costs O(N K); the re-estimations in between, nothing. ‖pᵢ‖² and
-    pᵢᵀt are downdated in O(K), and recomputed from P when that lost digits (_NORM_RECOMPUTE).
+    B_act = QR for the basis functions ``act`` (an index array, in the order they came in),
+    Q (N, r) orthonormal and R (r, M) upper trapezoidal (r < M only if one came in already in
+    the span). For the columns of [B, t]: their coordinates in the span, ``C = Qᵀ[B, t]``
+    (r, K + 1), and their parts outside it, ``P = [B, t] − QC`` (N, K + 1), kept explicitly,
+    so that ‖pᵢ‖ is accurate even when φᵢ is nearly in the span (no 1 − ‖cᵢ‖² cancellation).
+    An addition appends the normalised pⱼ to Q (Gram–Schmidt, reorthogonalised once: "twice is
+    enough"); a deletion rotates Q so that the direction that leaves is its last column, and
+    moves that direction's part of C back into P. Each costs O(N K); the re-estimations in
+    between, nothing. ‖pᵢ‖² and pᵢᵀt are downdated in O(K), and recomputed from P when that lost
+    digits (_NORM_RECOMPUTE).
     """
 
     def __init__(self, B, t):
         self.P = np.column_stack([B, t])
         N, K1 = self.P.shape
         self.Q, self.R, self.C = np.zeros((N, 0)), np.zeros((0, 0)), np.zeros((0, K1))
-        self.order, self.act, self._nearest = [], np.zeros(0, int), None
+        self.act, self._nearest = np.zeros(0, int), None
         self._exact(np.arange(K1 - 1))
         self.tn = self.tn_ref = float(self.P[:, -1] @ self.P[:, -1])  # ‖t⊥‖²
 
@@ -833,7 +833,7 @@ class _Span:
 
     def nearest(self):
         """For every column i, the basis function j in the model most correlated with it (its
-        position in ``order``) and that correlation |φ̂ⱼᵀφ̂ᵢ| = |(RᵀC)ⱼᵢ|; recomputed only after
+        position in ``act``) and that correlation |φ̂ⱼᵀφ̂ᵢ| = |(RᵀC)ⱼᵢ|; recomputed only after
         the span has changed (re-estimations leave it as it is)."""
         if self._nearest is None:
             K = self.P.shape[1] - 1
@@ -845,7 +845,7 @@ class _Span:
     def add(self, j):
         self._nearest = None
         p = self.P[:, j]
-        M = len(self.order)
+        M = len(self.act)
         if np.sqrt(self.pn[j]) > _SPAN_TOL:  # a new direction
             p = p - self.Q @ (self.Q.T @ p)
             q = p / np.linalg.norm(p)
@@ -861,12 +861,11 @@ class _Span:
             self._downdate(row)
         else:  # in the span already: no new row
             self.R = np.column_stack([self.R, self.C[:, j]])
-        self.order.append(j)
-        self.act = np.array(self.order)  # as an index array, for the loop
+        self.act = np.append(self.act, j)
 
     def delete(self, j):
         self._nearest = None
-        k = self.order.index(j)
+        k = int(np.flatnonzero(self.act == j)[0])
         Rm = np.delete(self.R, k, axis=1)
         r, M = Rm.shape
         V, T = (
@@ -881,8 +880,7 @@ class _Span:
             self.tn += c[-1] ** 2
             self.Q, self.C, T = self.Q[:, :-1], self.C[:-1], T[:-1]
         self.R = T
-        self.order.pop(k)
-        self.act = np.array(self.order, dtype=int)
+        self.act = np.delete(self.act, k)
 
 
 def _check_columns(cols, K, name):
@@ -1035,7 +1033,7 @@ class _SequentialFit:
 
     def result(self, n_iter, converged) -> SBLFit:
         self.refresh()
-        act = np.array(self.span.order, dtype=int)
+        act = self.span.act.copy()
         return self.ev.result(
             self.alpha, self.beta, act, n_iter, converged, self.history, self.actions
         )
