@@ -27,7 +27,6 @@ Read top to bottom:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 from scipy.linalg import blas, cholesky, lapack, qr, solve_triangular
@@ -316,27 +315,12 @@ def _covariance_root(root, z, alpha):
     G = root / np.sqrt(alpha)
     if not r:
         return np.zeros((0, 0)), np.zeros(0), G
-    X = np.empty((r + M, r), order="F")  # [I; Gᵀ], in LAPACK's layout
-    X[:r], X[r:] = _identity(r), G.T
-    T = lapack.dgeqrf(X, overwrite_a=1)[0][:r]  # (scipy's qr: 10x the cost)
-    T[_strict_lower(r)] = 0.0  # LAPACK's reflectors, below the diagonal
+    X = np.zeros((r + M, r), order="F")  # [I; Gᵀ], in LAPACK's layout
+    np.fill_diagonal(X, 1.0)
+    X[r:] = G.T
+    # (scipy's qr: 10x the cost); triu drops LAPACK's reflectors below the diagonal
+    T = np.triu(lapack.dgeqrf(X, overwrite_a=1)[0][:r])
     return T, _tri_solve(T, z, trans=1), G
-
-
-@lru_cache(maxsize=8)
-def _identity(r):
-    """I (r, r), read only: built once per size (the loops ask for the same few sizes)."""
-    eye = np.eye(r)
-    eye.flags.writeable = False
-    return eye
-
-
-@lru_cache(maxsize=8)
-def _strict_lower(r):
-    """The mask of the strictly lower triangle of an (r, r) matrix, read only."""
-    mask = np.tri(r, r, -1, bool)
-    mask.flags.writeable = False
-    return mask
 
 
 def _tri_solve(T, b, trans=0):
