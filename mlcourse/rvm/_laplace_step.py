@@ -127,11 +127,7 @@ def working_problem(Phi, T, activations):
         Rᵀτ = ΦᵀBΦw + Φᵀ(t − y): the working response, for unit noise precision.
     """
     roots, tau = _roots(activations, T)
-    if T.ndim == 1:
-        return Phi * roots[:, 0], tau
-    N, K = T.shape
-    R = np.einsum("nlk,ni->nlki", roots, Phi).reshape(N * K, K * Phi.shape[1])
-    return R, tau
+    return _columns(Phi, roots, np.arange(roots.shape[2] * Phi.shape[1])), tau
 
 
 def _roots(activations, T):
