@@ -6,7 +6,8 @@ helper functions that each estimator's ``fit`` calls in turn (no base class).
 * :func:`learn_theta` — the hyperparameter search of GPML §5.4.1, with restarts;
   :func:`check_theta` — the argument of ``log_marginal_likelihood(theta)``;
 * :func:`cholesky_jitter` — one Cholesky factorisation, with diagonal jitter only when the
-  plain factorisation fails, and a warning that says so;
+  plain factorisation fails, and a warning that says so; :func:`cholesky_in_place` — one
+  without a copy of the matrix;
 * :func:`maximize_log_params` — L-BFGS-B on log-parameters with random restarts;
 * :func:`restart_box` — where the restarts are drawn from, scaled to the data;
 * :func:`kernel_copy`, :func:`learnable`, :func:`require_learnable`, :func:`require_theta` —
@@ -43,8 +44,12 @@ PARAM_BOUNDS = (1e-5, 1e5)
 NOISE_BOUNDS = (1e-10, 1e5)
 
 
-def cholesky_jitter(A, what: str = "K"):
+def cholesky_jitter(A, what: str = "K", rebuild=None):
     """Lower Cholesky factor of the symmetric matrix `A`, adding jitter only if needed.
+
+    With `rebuild`, a function that returns `A` afresh, the factor is computed in `A`'s own
+    memory (which it overwrites; :func:`cholesky_in_place`), without a copy of it. `A` is rebuilt
+    only if the plain factorisation fails.
 
     Returns
     -------
@@ -64,9 +69,12 @@ def cholesky_jitter(A, what: str = "K"):
         If `A` is not positive definite even with JITTER_MAX·mean(diag A) added.
     """
     try:
-        return linalg.cholesky(A, lower=True, check_finite=False), 0.0
+        if rebuild is None:
+            return linalg.cholesky(A, lower=True, check_finite=False), 0.0
+        return cholesky_in_place(A), 0.0
     except linalg.LinAlgError:
-        pass
+        if rebuild is not None:
+            A = rebuild()  # the failed factorisation wrote over part of A
     scale = float(np.mean(np.diag(A))) or 1.0
     jitter = JITTER_START * scale
     while jitter <= JITTER_MAX * scale * (1 + 1e-12):
@@ -88,6 +96,22 @@ def cholesky_jitter(A, what: str = "K"):
         f"{what} is not positive definite, even with jitter {JITTER_MAX:g}·mean "
         "diagonal; use a positive noise_variance or remove duplicated inputs."
     )
+
+
+def cholesky_in_place(A):
+    """Lower Cholesky factor of the symmetric matrix `A`, in `A`'s memory (overwritten).
+
+    LAPACK factorises a Fortran-ordered array in place but copies a C-ordered one (transposing
+    it on the way). A symmetric `A` in C order is its own transpose, and ``A.T`` is that matrix
+    in Fortran order: the same entries, so the same factor to the bit, without the copy.
+
+    Raises
+    ------
+    numpy.linalg.LinAlgError
+        If `A` is not numerically positive definite (then part of it has been overwritten).
+    """
+    F = A.T if A.flags.c_contiguous else A
+    return linalg.cholesky(F, lower=True, overwrite_a=True, check_finite=False)
 
 
 def learnable(kernel) -> bool:

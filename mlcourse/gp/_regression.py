@@ -20,6 +20,7 @@ from ._base import (
     CONSTRAINTS,
     NOISE_BOUNDS,
     check_theta,
+    cholesky_in_place,
     cholesky_jitter,
     kernel_copy,
     learn_theta,
@@ -162,10 +163,10 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
                 self.random_state,
             )
             kernel, noise = kernel.with_theta(theta[:-1]), float(np.exp(theta[-1]))
-        C = kernel(X, X)
-        C[np.diag_indices_from(C)] += noise
         # GPML Algorithm 2.1, lines 2, 3 and 7: L, α and ln p(z | X)
-        self.L_, self.jitter_, self.alpha_, value = _factor(C, z, strict=False)
+        self.L_, self.jitter_, self.alpha_, value = _factor(
+            kernel, X, noise, z, strict=False
+        )
         self.X_train_, self.y_train_ = X, z
         self.kernel_, self.noise_variance_ = kernel, noise
         self.log_marginal_likelihood_value_ = float(value)
@@ -250,16 +251,28 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
         return (float(value), grad) if eval_gradient else float(value)
 
 
-def _factor(C, z, strict):
+def _noisy_gram(kernel, X, noise, K=None):
+    """C = K + σ_n² I, with K = k(X, X) unless given (then K itself becomes C)."""
+    C = kernel(X, X) if K is None else K
+    C[np.diag_indices_from(C)] += noise
+    return C
+
+
+def _factor(kernel, X, noise, z, strict, K=None):
     """Factorise C = K + σ_n² I once: (L, jitter, α = C⁻¹z, ln p(z | X, θ)).
 
-    GPML Algorithm 2.1, lines 2, 3 and 7. With ``strict`` (inside the optimiser) a failed Cholesky
-    raises LinAlgError instead of adding jitter.
+    GPML Algorithm 2.1, lines 2, 3 and 7. K = k(X, X) unless given; L is computed in its memory
+    (:func:`cholesky_in_place`), and C is built afresh for the jitter should the plain
+    factorisation fail. With ``strict`` (inside the optimiser) a failed Cholesky raises
+    LinAlgError instead.
     """
+    C = _noisy_gram(kernel, X, noise, K)
     if strict:
-        L, jitter = linalg.cholesky(C, lower=True, check_finite=False), 0.0
+        L, jitter = cholesky_in_place(C), 0.0
     else:
-        L, jitter = cholesky_jitter(C, "K + noise_variance·I")
+        L, jitter = cholesky_jitter(
+            C, "K + noise_variance·I", rebuild=lambda: _noisy_gram(kernel, X, noise)
+        )
     alpha = linalg.cho_solve((L, True), z, check_finite=False)
     value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * LOG_2PI
     return L, jitter, alpha, value
@@ -273,13 +286,9 @@ def _log_marginal_likelihood(kernel, theta, X, z, eval_gradient, strict):
     """
     kernel = kernel.with_theta(theta[:-1])
     noise = float(np.exp(theta[-1]))
-    if eval_gradient:
-        K, dK = kernel.gradient(X)
-    else:
-        K = kernel(X, X)
-    K[np.diag_indices_from(K)] += noise
+    K, dK = kernel.gradient(X) if eval_gradient else (None, None)
     try:
-        L, _, alpha, value = _factor(K, z, strict)
+        L, _, alpha, value = _factor(kernel, X, noise, z, strict, K)
     except linalg.LinAlgError:
         return -np.inf, np.zeros_like(theta)
     if not eval_gradient:

@@ -20,7 +20,9 @@ from ._pairwise import (
     _check_scale,
     _check_univariate,
     _pair,
+    _scaled,
     _spline,
+    _sq_dist,
     laplacian,
     linear,
     linear_spline,
@@ -223,11 +225,14 @@ class SquaredExponential(Kernel):
         ell = self._validated()
         X, Y = _pair(X, Y)
         self._check_width(ell, X)
-        K = sq_dist(X, Y, scale=ell)
-        K *= -0.5  # in place: no temporary (n, m) arrays
-        np.exp(K, out=K)
-        K *= self.variance
-        return K
+        variance = self.variance
+
+        def scaled_exp(block):  # in place, on each row block while it is in cache
+            block *= -0.5
+            np.exp(block, out=block)
+            block *= variance
+
+        return _sq_dist(*_scaled(X, Y, ell), then=scaled_exp)
 
     def diag(self, X) -> np.ndarray:
         """k(x_i, x_i) = σ_f² for each row, without forming the Gram matrix.

@@ -74,13 +74,18 @@ def sq_dist(X, Y=None, scale=None) -> np.ndarray:
     cancellation produces to 0. With `scale` (a positive scalar or one positive value per
     feature), the inputs are divided by it first, giving Σ_d (x_d − y_d)²/scale_d².
     """
-    X, Y = _pair(X, Y)
+    return _sq_dist(*_scaled(*_pair(X, Y), scale))
+
+
+def _scaled(X, Y, scale):
+    """X/scale, Y/scale (as they are for ``scale=None``) and whether Y is X: the arguments of
+    :func:`_sq_dist` for validated X, Y."""
     same = Y is X
     if scale is not None:
         scale = _check_scale(scale, X.shape[1])
         X = X / scale
         Y = X if same else Y / scale
-    return _sq_dist(X, Y, same)
+    return X, Y, same
 
 
 def _sq_dist(X, Y, same, then=None) -> np.ndarray:

@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import linalg, stats
 from sklearn.base import clone
 from sklearn.gaussian_process import GaussianProcessClassifier as SkGPC
 from sklearn.gaussian_process import GaussianProcessRegressor as SkGPR
@@ -24,6 +24,7 @@ from mlcourse.gp import (
     affine_basis,
     laplace_mode,
 )
+from mlcourse.gp._base import cholesky_in_place, cholesky_jitter
 from mlcourse.kernels import BasisKernel, SquaredExponential
 from mlcourse.utils.numdiff import central_differences
 
@@ -198,6 +199,33 @@ def test_optimisation_finds_sklearns_optimum(regression):
     assert ours.fit(X, y) is ours
     np.testing.assert_allclose(ours.theta_, theta, rtol=1e-10)
     np.testing.assert_allclose(clone(ours).fit(X, y).theta_, theta, rtol=1e-10)
+
+
+def test_cholesky_in_place_is_the_copying_factorisation_to_the_bit(rng):
+    # a symmetric C-ordered matrix is its own transpose: factorised in its own memory, the same
+    # entries give the same factor as LAPACK's copy of it, bit for bit
+    X = rng.normal(size=(300, 2))
+    C = SquaredExponential(0.8, 1.3)(X, X)
+    C[np.diag_indices_from(C)] += 0.01
+    assert C.flags.c_contiguous and np.array_equal(C, C.T)
+    expected = linalg.cholesky(C, lower=True, check_finite=False)
+    L = cholesky_in_place(C.copy())
+    assert np.array_equal(L, expected)
+    # duplicated inputs, no noise: the in-place attempt fails, overwriting part of C, so the
+    # jitter is added to a rebuilt C; the result is that of the copying route
+    K = SquaredExponential()(np.repeat(X[:20], 2, axis=0))
+    with pytest.warns(RuntimeWarning, match="added jitter"):
+        L_copy, jitter_copy = cholesky_jitter(K)
+    rebuilt = []
+
+    def rebuild():
+        rebuilt.append(True)
+        return K.copy()
+
+    with pytest.warns(RuntimeWarning, match="added jitter"):
+        L_in, jitter_in = cholesky_jitter(K.copy(), rebuild=rebuild)
+    assert rebuilt == [True] and jitter_in == jitter_copy > 0
+    assert np.array_equal(L_in, L_copy)
 
 
 def test_duplicates_with_zero_noise_warn_about_jitter(rng):
