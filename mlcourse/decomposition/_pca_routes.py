@@ -105,13 +105,22 @@ def svd_route(Xc: np.ndarray, k: int):
 
     For tall data (N > D) the SVD is taken of the D × D triangular factor R of Xc = QR, which has
     the same singular values and right singular vectors, without ever forming Q or U (the
-    R-SVD). The singular values are accurate to eps·σ_max, so even tiny variances are resolved.
+    R-SVD). Otherwise it is taken of Xcᵀ = VΣUᵀ, whose left singular vectors are Xc's right
+    ones: Xcᵀ is Xc's memory in Fortran order, which LAPACK reads without the transposing copy
+    that Xc itself would need. The singular values are accurate to eps·σ_max, so even tiny
+    variances are resolved.
     """
     n, d = Xc.shape
     if n > d:
-        Xc = linalg.qr(Xc, mode="r", overwrite_a=True, check_finite=False)[0][:d]
-    _, s, vt = linalg.svd(Xc, full_matrices=False, overwrite_a=True, check_finite=False)
-    return s[:k] ** 2, vt[:k].copy()
+        R = linalg.qr(Xc, mode="r", overwrite_a=True, check_finite=False)[0][:d]
+        _, s, vt = linalg.svd(
+            R, full_matrices=False, overwrite_a=True, check_finite=False
+        )
+        return s[:k] ** 2, vt[:k].copy()
+    v, s, _ = linalg.svd(
+        Xc.T, full_matrices=False, overwrite_a=True, check_finite=False
+    )
+    return s[:k] ** 2, v[:, :k].T.copy()
 
 
 def dual_route(Xc: np.ndarray, k: int):
