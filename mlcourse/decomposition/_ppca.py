@@ -77,9 +77,18 @@ def closed_form(X, n_components: int):
     so only r eigenpairs are computed. σ² is floored at :func:`noise_floor` (the discarded
     eigenvalues are zero when r ≥ rank X); a column of W whose λ_i does not exceed σ² is zero.
 
+    The mean log-likelihood at the solution comes from the same spectrum: C = WWᵀ + σ²I has
+    eigenvalues cᵢ = max(λᵢ, σ²) along the r kept eigenvectors of S and σ² across the rest, so
+
+        (1/N) ln L = −½ {p ln 2π + ln|C| + tr C⁻¹S},
+        ln|C| = Σ_{i≤r} ln cᵢ + (p − r) ln σ²,   tr C⁻¹S = Σ_{i≤r} λᵢ/cᵢ + (tr S − Σ_{i≤r} λᵢ)/σ²
+
+    (lecture 002), without another pass over the data.
+
     Returns
     -------
-    W : (p, r), mean : (p,), noise_variance : float, eigenvalues : (r,) the top λ_i of S
+    W : (p, r), mean : (p,), noise_variance : float, eigenvalues : (r,) the top λ_i of S,
+    mean_log_likelihood : float
     """
     n, p = X.shape
     mean = X.mean(axis=0)
@@ -97,7 +106,10 @@ def closed_form(X, n_components: int):
     scale = np.sqrt(np.maximum(lam - sigma2, 0.0))
     U = np.where(scale[:, None] > 0, U, 0.0)  # 0/0 of the dual route: unused
     W = flip_signs(U).T * scale
-    return W, mean, sigma2, lam
+    c = np.maximum(lam, sigma2)
+    log_det = np.log(c).sum() + (p - n_components) * np.log(sigma2)
+    fit = (lam / c).sum() + (trace - lam.sum()) / sigma2  # tr C⁻¹S
+    return W, mean, sigma2, lam, -0.5 * (p * LOG_2PI + log_det + fit)
 
 
 class PPCA(TransformerMixin, _LatentBase):
@@ -187,17 +199,8 @@ class PPCA(TransformerMixin, _LatentBase):
         n, p = X.shape
         r = latent_dimension(self.n_components, p)
         if method == "closed_form":
-            W, mean, sigma2, _ = closed_form(X, r)
-            history, n_iter = (
-                [
-                    float(
-                        np.mean(
-                            posterior(X - mean, W, np.full(p, sigma2)).log_likelihood
-                        )
-                    )
-                ],
-                1,
-            )
+            W, mean, sigma2, _, log_lik = closed_form(X, r)
+            history, n_iter = [float(log_lik)], 1
         else:
             fit = fit_em(
                 X,

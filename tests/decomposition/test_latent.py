@@ -258,8 +258,12 @@ def test_ppca_max_log_likelihood_from_the_spectrum(rng):
     n, p = X.shape
     _, lam = scatter(X)
     ll = ppca_max_log_likelihood(lam, n)
-    fitted = [PPCA(r).fit(X).score(X) * n for r in range(1, p)]
+    models = [PPCA(r).fit(X) for r in range(1, p)]
+    fitted = [m.score(X) * n for m in models]  # through the posterior, sample by sample
     np.testing.assert_allclose(ll, fitted, rtol=rounding(X) * lam[0] / lam[-1])
+    # the closed form's own value, from its spectrum (closed_form's docstring)
+    history = [m.log_likelihood_history_[0] * n for m in models]
+    np.testing.assert_allclose(history, fitted, rtol=rounding(X) * lam[0] / lam[-1])
     bic, best_bic = ppca_bic(lam, n)
     ev, best_ev = ppca_evidence(lam, n)
     assert best_bic == best_ev == 2  # the generating rank
@@ -345,6 +349,7 @@ def test_ppca_noise_floor_when_r_reaches_the_rank(rng):
     S, lam = scatter(X)
     assert 0 < model.noise_variance_ <= rounding(X) * lam.sum()
     assert np.all(np.isfinite(model.score_samples(X)))
+    assert np.isfinite(model.log_likelihood_history_[0])
 
 
 # --- supervised PCA ------------------------------------------------------------------------------
