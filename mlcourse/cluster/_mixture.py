@@ -78,7 +78,10 @@ def component_log_density(X, means, covariances) -> np.ndarray:
     out = np.empty((N, len(means)))
     for j, (mu, S) in enumerate(zip(means, covariances)):
         L = linalg.cholesky(S, lower=True, check_finite=False)
-        z = linalg.solve_triangular(L, (X - mu).T, lower=True, check_finite=False)
+        # (X − μ)ᵀ is a Fortran-ordered temporary: LAPACK solves in it, no copy
+        z = linalg.solve_triangular(
+            L, (X - mu).T, lower=True, overwrite_b=True, check_finite=False
+        )
         out[:, j] = (
             -0.5 * np.einsum("ij,ij->j", z, z)
             - np.log(np.diag(L)).sum()
