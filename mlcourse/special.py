@@ -33,7 +33,65 @@ __all__ = [
     "log_probit",
 ]
 
-logsumexp = _sp.logsumexp
+
+def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = False):
+    """ln Σ exp(a) along `axis`, as ``scipy.special.logsumexp`` (which it calls for `b`,
+    `return_sign`, complex, 0-d or empty input).
+
+    For real `a` it is SciPy's arithmetic without SciPy's array-API machinery, which costs
+    several times the arithmetic on a mixture's (N, M) log-densities. The largest term (m copies
+    of it) is set apart and the rest summed below it,
+
+        ln Σᵢ exp(aᵢ) = max a + ln m + log1p(Σ_{aᵢ < max a} exp(aᵢ − max a) / m),
+
+    so the result is SciPy's to the bit and never overflows.
+
+    Parameters
+    ----------
+    a : array_like
+    axis : None or int or tuple of ints, default=None
+        The axes summed over; None: all of them.
+    b : array_like, optional
+        Weights: ln Σ bᵢ exp(aᵢ) (SciPy's route).
+    keepdims : bool, default=False
+        Keep the summed axes, with length 1.
+    return_sign : bool, default=False
+        Also return the sign of Σ bᵢ exp(aᵢ) (SciPy's route).
+
+    Returns
+    -------
+    ndarray or float
+        `a`'s shape without `axis` (with it, of length 1, if `keepdims`); a scalar if no axis
+        is left.
+    """
+    a = np.asarray(a)
+    if (
+        b is not None
+        or return_sign
+        or a.ndim == 0
+        or a.size == 0
+        or a.dtype.kind not in "biuf"
+    ):
+        return _sp.logsumexp(
+            a, axis=axis, b=b, keepdims=keepdims, return_sign=return_sign
+        )
+    if a.dtype.kind != "f":
+        a = a.astype(float)
+    a_max = np.max(a, axis=axis, keepdims=True)
+    top = a == a_max
+    m = np.sum(top, axis=axis, keepdims=True, dtype=a.dtype)
+    with np.errstate(
+        invalid="ignore"
+    ):  # inf − inf at an infinite maximum: set to 0 below
+        terms = np.exp(a - a_max)
+    terms[top] = 0.0
+    s = np.sum(terms, axis=axis, keepdims=True, dtype=a.dtype)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        s = np.where(s == 0, s, s / m)
+        out = np.log1p(s) + np.log(m) + a_max
+    if not keepdims:
+        out = np.squeeze(out, axis=axis)
+    return out[()] if out.ndim == 0 else out
 
 
 def sigmoid(a):

@@ -121,6 +121,49 @@ def test_stable_functions_do_not_overflow():
     assert np.isfinite(sp.log_probit(-40.0))
 
 
+def _logsumexp_inputs(rng):
+    A = rng.standard_normal((200, 7)) * 30
+    B = A.copy()
+    B[0, 0], B[1, :], B[2, 3], B[4, 0] = np.inf, -np.inf, np.nan, -np.inf
+    B[3, :2] = B[3].max() + 1  # a tied maximum: m = 2
+    return [
+        A,
+        A.T,
+        A[:, :1],
+        B,
+        rng.standard_normal(50),
+        np.full((4, 5), 2.0),  # every term the maximum
+        rng.integers(-5, 5, (6, 6)),
+        rng.standard_normal((3, 4, 5)).astype(np.float32),
+        np.array([np.inf, np.inf]),
+        np.array([-np.inf, -np.inf]),
+    ]
+
+
+def test_logsumexp_is_scipys_to_the_bit(rng):
+    # mlcourse's logsumexp does SciPy's arithmetic without its array-API machinery: the same
+    # values, shapes, dtypes and scalar types, including infinities, NaN and tied maxima
+    for a in _logsumexp_inputs(rng):
+        for axis in (None, 0, -1, (0, 1)) if a.ndim > 1 else (None, 0):
+            for keepdims in (False, True):
+                with np.errstate(all="ignore"):
+                    expected = special.logsumexp(a, axis=axis, keepdims=keepdims)
+                with np.errstate(all="raise"):  # and no warning of its own
+                    got = sp.logsumexp(a, axis=axis, keepdims=keepdims)
+                assert type(got) is type(expected)
+                assert np.asarray(got).dtype == np.asarray(expected).dtype
+                np.testing.assert_array_equal(got, expected, strict=True)
+    # what it hands to SciPy: weights, signs, 0-d and empty input
+    a = rng.standard_normal(6)
+    b = rng.uniform(-1, 1, 6)
+    assert sp.logsumexp(a, b=b, return_sign=True) == special.logsumexp(
+        a, b=b, return_sign=True
+    )
+    assert sp.logsumexp(np.array(3.0), keepdims=True) == special.logsumexp(
+        np.array(3.0), keepdims=True
+    )
+
+
 # --- probit approximation ------------------------------------------------------------------------
 
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy import linalg
-from scipy.special import logsumexp
 
 from ..exceptions import ConvergenceWarning
-from ..special import LOG_2PI
+from ..special import LOG_2PI, logsumexp
 from ..utils.validation import check_array, check_random_state, check_scalar
 from ._kmeans import kmeans
 

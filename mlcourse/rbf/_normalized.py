@@ -13,10 +13,10 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import logsumexp
 from sklearn.base import ClassifierMixin
 
 from ..cluster import component_log_density, gaussian_mixture
+from ..special import logsumexp
 from ..utils.validation import (
     Interval,
     check_distinct_rows,
