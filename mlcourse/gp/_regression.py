@@ -14,6 +14,7 @@ from scipy import linalg
 from scipy.linalg import blas as _blas
 
 from ..base import BaseEstimator, RegressorMixin
+from ..kernels import Kernel
 from ..special import LOG_2PI
 from ..utils.validation import Interval, check_is_fitted, validate_data
 from ._base import (
@@ -252,8 +253,12 @@ class GaussianProcessRegressor(RegressorMixin, BaseEstimator):
 
 
 def _noisy_gram(kernel, X, noise, K=None):
-    """C = K + σ_n² I, with K = k(X, X) unless given (then K itself becomes C)."""
+    """C = K + σ_n² I, with K = k(X, X) unless given, in K's memory (C is then factorised in
+    place). mlcourse's kernels return a new array; another kernel's K is copied first, since it
+    may be an array that the kernel keeps."""
     C = kernel(X, X) if K is None else K
+    if not isinstance(kernel, Kernel):
+        C = np.array(C, dtype=float)
     C[np.diag_indices_from(C)] += noise
     return C
 

@@ -228,6 +228,34 @@ def test_cholesky_in_place_is_the_copying_factorisation_to_the_bit(rng):
     assert np.array_equal(L_in, L_copy)
 
 
+class _Cached:
+    """A kernel of another library that hands out the Gram matrix it keeps."""
+
+    def __init__(self):
+        self.kept = {}
+
+    def __call__(self, X, Y=None):
+        if Y is None or np.array_equal(X, Y):  # k(X, X): the kept array, made once
+            return self.kept.setdefault(len(X), SquaredExponential()(X))
+        return SquaredExponential()(X, Y)
+
+    def diag(self, X):
+        return np.ones(len(X))
+
+
+def test_a_kernels_own_array_is_left_alone(rng):
+    # C = K + σ²I is factorised in its own memory: a kernel that returns an array it keeps must
+    # get it back unchanged, and the fit must be that of the same kernel handing out new arrays
+    X, y = rng.normal(size=(30, 2)), rng.normal(size=30)
+    kernel = _Cached()
+    gp = GaussianProcessRegressor(kernel, noise_variance=0.1, optimize=False).fit(X, y)
+    np.testing.assert_array_equal(gp.kernel_.kept[len(X)], SquaredExponential()(X, X))
+    ref = GaussianProcessRegressor(
+        SquaredExponential(), noise_variance=0.1, optimize=False
+    )
+    np.testing.assert_array_equal(gp.L_, ref.fit(X, y).L_)
+
+
 def test_duplicates_with_zero_noise_warn_about_jitter(rng):
     X = np.repeat(rng.normal(size=(5, 1)), 2, axis=0)
     y = np.repeat(rng.normal(size=5), 2)
