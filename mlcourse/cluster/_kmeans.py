@@ -185,8 +185,7 @@ class _Assignment:
         """Points that may be nearer another centre than their own, by the bounds; and the
         bound `far` on their distance to every other centre, and the margin it must clear."""
         E = self._rounding(centers)
-        c2 = _partial_sq_dist(centers, centers)
-        c2 += np.einsum("ij,ij->i", centers, centers)[:, None]  # ‖μ_j − μ_k‖², ± E
+        c2 = sq_dist(centers)  # ‖μ_j − μ_k‖², ± E
         np.fill_diagonal(c2, np.inf)
         # half the distance to the nearest other centre: a point nearer its centre than that
         # is nearer it than any other (triangle inequality)
