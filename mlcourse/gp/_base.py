@@ -44,12 +44,12 @@ PARAM_BOUNDS = (1e-5, 1e5)
 NOISE_BOUNDS = (1e-10, 1e5)
 
 
-def cholesky_jitter(A, what: str = "K", rebuild=None):
+def cholesky_jitter(A, rebuild, what: str = "K"):
     """Lower Cholesky factor of the symmetric matrix `A`, adding jitter only if needed.
 
-    With `rebuild`, a function that returns `A` afresh, the factor is computed in `A`'s own
-    memory (which it overwrites; :func:`cholesky_in_place`), without a copy of it. `A` is rebuilt
-    only if the plain factorisation fails.
+    The plain factor is computed in `A`'s own memory, without a copy (:func:`cholesky_in_place`).
+    If that fails it has written over part of `A`, so `rebuild`, a function that returns `A`
+    afresh, gives the matrix the jitter is added to.
 
     Returns
     -------
@@ -69,12 +69,9 @@ def cholesky_jitter(A, what: str = "K", rebuild=None):
         If `A` is not positive definite even with JITTER_MAX·mean(diag A) added.
     """
     try:
-        if rebuild is None:
-            return linalg.cholesky(A, lower=True, check_finite=False), 0.0
         return cholesky_in_place(A), 0.0
     except linalg.LinAlgError:
-        if rebuild is not None:
-            A = rebuild()  # the failed factorisation wrote over part of A
+        A = rebuild()
     scale = float(np.mean(np.diag(A))) or 1.0
     jitter = JITTER_START * scale
     while jitter <= JITTER_MAX * scale * (1 + 1e-12):

@@ -276,7 +276,7 @@ def _factor(kernel, X, noise, z, strict, K=None):
         L, jitter = cholesky_in_place(C), 0.0
     else:
         L, jitter = cholesky_jitter(
-            C, "K + noise_variance·I", rebuild=lambda: _noisy_gram(kernel, X, noise)
+            C, lambda: _noisy_gram(kernel, X, noise), "K + noise_variance·I"
         )
     alpha = linalg.cho_solve((L, True), z, check_finite=False)
     value = -0.5 * z @ alpha - np.log(np.diag(L)).sum() - 0.5 * len(z) * LOG_2PI
