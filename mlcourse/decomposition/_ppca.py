@@ -87,8 +87,7 @@ def closed_form(X, n_components: int):
 
     Returns
     -------
-    W : (p, r), mean : (p,), noise_variance : float, eigenvalues : (r,) the top λ_i of S,
-    mean_log_likelihood : float
+    W : (p, r), mean : (p,), noise_variance : float, mean_log_likelihood : float
     """
     n, p = X.shape
     mean = X.mean(axis=0)
@@ -109,7 +108,7 @@ def closed_form(X, n_components: int):
     c = np.maximum(lam, sigma2)
     log_det = np.log(c).sum() + (p - n_components) * np.log(sigma2)
     fit = (lam / c).sum() + (trace - lam.sum()) / sigma2  # tr C⁻¹S
-    return W, mean, sigma2, lam, -0.5 * (p * LOG_2PI + log_det + fit)
+    return W, mean, sigma2, -0.5 * (p * LOG_2PI + log_det + fit)
 
 
 class PPCA(TransformerMixin, _LatentBase):
@@ -199,7 +198,7 @@ class PPCA(TransformerMixin, _LatentBase):
         n, p = X.shape
         r = latent_dimension(self.n_components, p)
         if method == "closed_form":
-            W, mean, sigma2, _, log_lik = closed_form(X, r)
+            W, mean, sigma2, log_lik = closed_form(X, r)
             history, n_iter = [float(log_lik)], 1
         else:
             fit = fit_em(
