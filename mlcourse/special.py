@@ -80,9 +80,8 @@ def logsumexp(a, axis=None, b=None, keepdims: bool = False, return_sign: bool = 
     a_max = np.max(a, axis=axis, keepdims=True)
     top = a == a_max
     m = np.sum(top, axis=axis, keepdims=True, dtype=a.dtype)
-    with np.errstate(
-        invalid="ignore"
-    ):  # inf − inf at an infinite maximum: set to 0 below
+    # inf − inf at an infinite maximum gives NaN: those terms are set to 0 below
+    with np.errstate(invalid="ignore"):
         terms = np.exp(a - a_max)
     terms[top] = 0.0
     s = np.sum(terms, axis=axis, keepdims=True, dtype=a.dtype)

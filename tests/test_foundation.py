@@ -611,8 +611,7 @@ def test_finite_accepts_an_empty_vector():
     from mlcourse.utils.validation import all_finite
 
     assert all_finite(np.array([]))
-    assert all_finite(
-        np.array([1e200, -1e200])
-    )  # vᵀv overflows; the entries are finite
+    # vᵀv overflows; the entries are finite
+    assert all_finite(np.array([1e200, -1e200]))
     assert not all_finite(np.array([1.0, np.nan]))
     assert not all_finite(np.full((3, 2), np.inf).T)  # Fortran order: read in place
