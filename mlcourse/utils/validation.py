@@ -359,7 +359,8 @@ def check_at_most(value, name: str, limit: int, why: str):
 
 
 def all_finite(a) -> bool:
-    """Whether every entry of the float array `a` is finite, in one pass with no temporary.
+    """Whether every entry of the float array `a` is finite, in one pass (with no temporary
+    for a contiguous `a`, in C or Fortran order).
 
     One reduction decides when it is finite (an inf or NaN entry makes it inf or NaN): aᵀa by
     SciPy's BLAS ``ddot`` for float64 (about a microsecond of overhead, for the Newton loops'
@@ -377,7 +378,7 @@ def all_finite(a) -> bool:
     if not a.size:
         return True
     if a.dtype == np.float64:
-        flat = a.ravel(order="K")  # a view of a contiguous a, in either order
+        flat = a.ravel(order="K")  # a view of a contiguous a; a strided one is copied
         if math.isfinite(blas.ddot(flat, flat)):
             return True
     else:
